@@ -1,0 +1,76 @@
+import { createServerAdapter } from '@whatwg-node/server';
+import type { Config } from './config.js';
+import { createDataSource, describeDatabase } from './db/data-source.js';
+import { migrate } from './db/migrate.js';
+import { petStore } from './db/pets.js';
+import { graphiqlPage, wantsHtml } from './http/graphiql.js';
+import { createGraphQL, GRAPHQL_PATH } from './http/graphql.js';
+import { createHealth } from './http/health.js';
+import { openApiJson } from './http/documents.js';
+import { createRest } from './http/rest.js';
+import { REST_BASE } from './http/rest-routes.js';
+import type { ServerContext } from './http/server-context.js';
+import { usePublicEndpoints } from './http/use-public-endpoints.js';
+import { useRequestScope } from './http/use-request-scope.js';
+import { useTransportGuards } from './http/use-transport-guards.js';
+import { log } from './log.js';
+import type { Context } from './schema/builder.js';
+import { schema } from './schema/index.js';
+
+export interface App {
+  /** A node:http request listener, and `fetch(request)` for the Fetch API. */
+  readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
+  /** What the startup log tells the operator. */
+  readonly backends: { readonly database: string };
+  close(): Promise<void>;
+}
+
+/** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
+export async function createApp(config: Config): Promise<App> {
+  log.level = config.logLevel;
+  const dataSource = createDataSource(config.database);
+  await dataSource.initialize();
+  try {
+    const ran = await migrate(dataSource);
+    if (ran.length > 0) log.info({ migrations: ran }, 'database migrated');
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+
+  const pets = petStore(dataSource);
+  const context = (): Context => ({ pets });
+  const rest = createRest(schema, context);
+  const graphql = createGraphQL(schema, context);
+  const health = createHealth(dataSource);
+  const openApi = openApiJson(schema, rest.sofaDocument);
+  const graphiql = graphiqlPage();
+  const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  const handle = createServerAdapter<ServerContext>(
+    (request, serverContext) => (serverContext.surface === 'graphql'
+      ? graphql.fetch(request, serverContext)
+      : rest.handle(request, serverContext, serverContext.body)),
+    {
+      // The request pipeline, in order.
+      plugins: [
+        useRequestScope(),
+        usePublicEndpoints({
+          '/healthz': { get: health.healthz },
+          '/readyz': { get: health.readyz },
+          [`${REST_BASE}/openapi.json`]: {
+            get: () => new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+          },
+          [GRAPHQL_PATH]: { shared: true, get: (request) => (wantsHtml(request) ? html(graphiql) : undefined) },
+        }),
+        useTransportGuards(),
+      ],
+    },
+  );
+
+  return {
+    handle,
+    backends: { database: describeDatabase(config.database) },
+    close: () => dataSource.destroy(),
+  };
+}

@@ -1,0 +1,18 @@
+/** `npm run migrate`: the migrations the server runs at startup, run on their own. */
+import { ConfigError, loadConfig } from '../config.js';
+import { createDataSource, describeDatabase } from '../db/data-source.js';
+import { migrate } from '../db/migrate.js';
+
+try {
+  const config = loadConfig();
+  const dataSource = await createDataSource(config.database).initialize();
+  try {
+    const ran = await migrate(dataSource);
+    console.log(`${describeDatabase(config.database)}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);
+  } finally {
+    await dataSource.destroy();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,10 @@
+/** `npm run schema`: regenerates the committed schema files; the drift test fails until they are. */
+import { writeFileSync } from 'node:fs';
+import { openApiJson, printSdl } from '../http/documents.js';
+import { schema } from '../schema/index.js';
+
+const files = { 'schema/schema.graphql': printSdl(schema), 'schema/openapi.json': openApiJson(schema) };
+for (const [path, text] of Object.entries(files)) {
+  writeFileSync(path, text);
+  console.log(`wrote ${path}`);
+}

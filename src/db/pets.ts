@@ -1,0 +1,26 @@
+import type { DataSource } from 'typeorm';
+import type { NewPetInput } from '../schema/new-pet.js';
+import type { PetRecord } from '../schema/pet.js';
+import type { PetStatus } from '../schema/pet-status.js';
+import { PetEntity } from './pet.entity.js';
+import { failUnavailable } from './unavailable.js';
+
+/** Every query the API makes about pets: one round trip each. */
+export interface PetStore {
+  list(query: { limit: number; status?: PetStatus }): Promise<PetRecord[]>;
+  get(id: number): Promise<PetRecord | null>;
+  create(pet: NewPetInput): Promise<PetRecord>;
+}
+
+export function petStore(dataSource: DataSource): PetStore {
+  const pets = dataSource.getRepository(PetEntity);
+  return {
+    list: ({ limit, status }) =>
+      pets.find({ where: status ? { status } : {}, order: { id: 'ASC' }, take: limit }).catch(failUnavailable),
+    get: (id) => pets.findOneBy({ id }).catch(failUnavailable),
+    async create(pet) {
+      const { identifiers } = await pets.insert(pet).catch(failUnavailable);
+      return { id: Number(identifiers[0]?.id), ...pet };
+    },
+  };
+}

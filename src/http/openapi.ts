@@ -1,0 +1,161 @@
+import { isInputObjectType, type GraphQLSchema } from 'graphql';
+import type { OpenAPIV3 } from 'openapi-types';
+import { BODY_LIMIT_BYTES } from './body.js';
+import { BODY_ARGUMENT, routedFields, type RoutedField } from './rest-routes.js';
+import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
+
+type Document = OpenAPIV3.Document;
+type Operation = OpenAPIV3.OperationObject;
+type Schema = OpenAPIV3.SchemaObject;
+
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const ERRORS: Record<string, [name: string, description: string]> = {
+  400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
+  401: ['Unauthenticated', 'The API key is missing, unknown or revoked.'],
+  404: ['NotFound', 'The requested resource could not be found.'],
+  413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
+  415: ['UnsupportedMediaType', 'The request body is not `application/json`.'],
+  429: ['TooManyRequests', 'Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially.'],
+  500: ['Internal', 'An unexpected error; the `X-Request-Id` header identifies it in the logs.'],
+  503: ['Unavailable', 'The database is unreachable; retry shortly.'],
+};
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+  'X-Request-Id': ref('headers', 'X-Request-Id'),
+};
+
+function components(): OpenAPIV3.ComponentsObject {
+  const integer = (description: string) => ({ description, schema: { type: 'integer' as const } });
+  return {
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
+    },
+    headers: {
+      'X-RateLimit-Limit': integer('The limit in force: requests allowed in the window with the fewest requests remaining.'),
+      'X-RateLimit-Remaining': integer('Requests remaining in that window, this one counted.'),
+      'X-RateLimit-Reset': integer('Unix time, in seconds, at which that window resets.'),
+      'Retry-After': integer('Seconds to wait before retrying.'),
+      'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', schema: { type: 'string' } },
+      Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
+      Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
+    },
+    schemas: {
+      Error: {
+        type: 'object',
+        required: ['code', 'message', 'status'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', description: 'Machine-readable error code.', example: 'BAD_REQUEST' },
+          message: { type: 'string', description: 'Human-readable description.' },
+          status: { type: 'integer', description: 'The HTTP status code of the response.' },
+        },
+      },
+    },
+    responses: Object.fromEntries(Object.entries(ERRORS).map(([status, [name, description]]) => [name, {
+      description,
+      headers: status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') } : RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: ref('schemas', 'Error') } },
+    }])),
+  };
+}
+
+/** Which errors each operation can answer with, beyond those every operation can. */
+function errorStatuses({ route }: RoutedField): number[] {
+  const statuses = [400, 401, 429, 500, 503];
+  if (route.method === 'POST') statuses.push(413, 415);
+  if (route.path.includes(':')) statuses.push(404);
+  return statuses.sort();
+}
+
+function completeOperation(operation: Operation, routed: RoutedField): void {
+  const { route, field } = routed;
+  const lifecycle = field.extensions.lifecycle as FieldLifecycle | undefined;
+  operation.operationId = route.operationId;
+  operation.summary = field.description ?? undefined;
+  if (field.deprecationReason) {
+    operation.deprecated = true;
+    operation.description = `Deprecated: ${field.deprecationReason}`;
+  } else {
+    delete operation.description;
+  }
+
+  if (route.method === 'POST') {
+    // The body is the argument itself (see rest.ts); SOFA also lists it as a query parameter.
+    const argument = field.args.find((a) => a.name === BODY_ARGUMENT);
+    operation.parameters = (operation.parameters ?? []).filter((p) => !('name' in p) || p.name !== BODY_ARGUMENT);
+    if (operation.parameters.length === 0) delete operation.parameters;
+    operation.requestBody = {
+      required: true,
+      description: argument?.description ?? undefined,
+      content: { 'application/json': { schema: ref('schemas', String(argument?.type).replace(/!$/, '')) } },
+    };
+  }
+  for (const parameter of operation.parameters ?? []) {
+    if (!('name' in parameter) || parameter.name !== 'limit') continue;
+    Object.assign(parameter.schema as Schema, { minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default });
+  }
+
+  const [status, success] = Object.entries(operation.responses)[0] as [string, OpenAPIV3.ResponseObject];
+  const lifecycleHeaders: Record<string, OpenAPIV3.ReferenceObject> = lifecycle
+    ? { Deprecation: ref('headers', 'Deprecation'), Sunset: ref('headers', 'Sunset') }
+    : {};
+  operation.responses = {
+    [status]: {
+      ...success,
+      description: status === '201' ? 'Created: the stored record, with its assigned `id`.' : 'OK',
+      headers: { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders },
+    },
+    ...Object.fromEntries(errorStatuses(routed).map((s) => [s, ref('responses', ERRORS[s]![0])])),
+  };
+}
+
+/**
+ * SOFA's document describes the GraphQL side of each route; this completes it into the REST API the
+ * spec describes: operation names, the body as sent, the Error body and statuses, auth and headers.
+ */
+export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): Document {
+  const doc = structuredClone(sofaDocument);
+  for (const routed of routedFields(schema)) {
+    const path = routed.route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = doc.paths[path]?.[routed.route.method.toLowerCase() as OpenAPIV3.HttpMethods];
+    if (!operation) throw new Error(`SOFA made no operation for ${routed.key}`);
+    completeOperation(operation, routed);
+  }
+
+  const schemas = doc.components?.schemas ?? {};
+  delete schemas.Query;
+  delete schemas.Mutation;
+  for (const [name, type] of Object.entries(schema.getTypeMap())) {
+    const target = schemas[name] as Schema | undefined;
+    if (!target || !isInputObjectType(type)) continue;
+    // GraphQL input objects refuse unknown fields, and so does the REST body.
+    target.additionalProperties = false;
+    // An input field with a default may be omitted; SOFA lists it as required because it is non-null.
+    for (const [fieldName, fieldDef] of Object.entries(type.getFields())) {
+      if (fieldDef.defaultValue === undefined) continue;
+      target.required = target.required?.filter((f) => f !== fieldName);
+      (target.properties![fieldName] as Schema).default = fieldDef.defaultValue;
+    }
+  }
+
+  const extra = components();
+  return {
+    openapi: doc.openapi,
+    info: {
+      title: 'Animal Store API',
+      version: '1.0.0',
+      description:
+        'An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated). ' +
+        'Every operation needs an API key as a bearer token. The same operations are served as GraphQL at `/graphql`.',
+    },
+    servers: doc.servers,
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: 'pets', description: 'Animals of the store.' }],
+    paths: doc.paths,
+    components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
+  };
+}

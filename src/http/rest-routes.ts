@@ -1,0 +1,46 @@
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+
+/**
+ * The REST surface, field by field: SOFA builds each route from it, the transport guard answers 404/405
+ * from it, and the OpenAPI document takes its operationIds from it.
+ */
+export const REST_BASE = '/v1';
+
+export interface RestRoute {
+  readonly method: 'GET' | 'POST';
+  /** Relative to REST_BASE; a `:name` segment is the GraphQL argument of that name. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly responseStatus?: number;
+  readonly tags?: string[];
+}
+
+export const REST_ROUTES = {
+  'Query.pets': { method: 'GET', path: '/pets', operationId: 'listPets', tags: ['pets'] },
+  'Mutation.createPet': { method: 'POST', path: '/pets', operationId: 'createPet', responseStatus: 201, tags: ['pets'] },
+  'Query.pet': { method: 'GET', path: '/pets/:petId', operationId: 'getPet', tags: ['pets'] },
+} as const satisfies Record<string, RestRoute>;
+
+/** A request body is the field's argument of this name, unwrapped: `POST /v1/pets` takes a NewPet itself. */
+export const BODY_ARGUMENT = 'input';
+
+export interface RoutedField {
+  readonly key: string;
+  readonly route: RestRoute;
+  readonly field: GraphQLField<unknown, unknown>;
+}
+
+/** Each REST route with the GraphQL field it serves, so headers and docs can read the field's metadata. */
+export function routedFields(schema: GraphQLSchema): RoutedField[] {
+  return Object.entries(REST_ROUTES).map(([coordinate, route]) => {
+    const [typeName, fieldName = ''] = coordinate.split('.');
+    const field = (typeName === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[fieldName];
+    if (!field) throw new Error(`REST route ${coordinate} names no field of the schema`);
+    return { key: routeKey(route), route, field };
+  });
+}
+
+/** `METHOD /path`, as the transport guard and the REST adapter name a route. */
+export function routeKey(route: RestRoute): string {
+  return `${route.method} ${route.path}`;
+}

@@ -1,0 +1,117 @@
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import {
+  GraphQLList, GraphQLNonNull, GraphQLScalarType, isListType, isNonNullType, isScalarType,
+  type GraphQLSchema, type GraphQLType,
+} from 'graphql';
+import { useSofa } from 'sofa-api';
+import type { OpenAPIV3 } from 'openapi-types';
+import { appError } from '../errors.js';
+import type { FieldLifecycle } from '../schema/pet.js';
+import { MAX_SAFE_ID } from '../schema/scalars.js';
+import { renderRestErrors } from './rest-errors.js';
+import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields } from './rest-routes.js';
+
+export interface RestSurface {
+  handle(request: Request, serverContext: object, body: unknown): Promise<Response>;
+  /** SOFA's own OpenAPI document, before completion. */
+  readonly sofaDocument: OpenAPIV3.Document;
+}
+
+const NUMERIC_SCALARS = new Set(['Int', 'Float', 'SafeInt']);
+const NUMERAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * SOFA decodes path and query strings with a scalar's `serialize` (sofa-api parse.js), so Int rejects
+ * `limit=abc` before anything knows the value is called `limit`. In the schema SOFA sees, numerals become
+ * numbers and every other string passes unchanged to `parseValue`, whose error names the parameter, as
+ * for any GraphQL input. mapSchema never maps the built-in scalars, so their uses are swapped instead.
+ */
+function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
+  const decoders = new Map<string, GraphQLScalarType>();
+  const decoder = (type: GraphQLScalarType) => {
+    let decoded = decoders.get(type.name);
+    if (!decoded) {
+      decoded = new GraphQLScalarType({
+        ...type.toConfig(),
+        // A repeated parameter arrives as an array: parseValue refuses it, naming the parameter too.
+        serialize: (value) => (typeof value === 'string' ? (NUMERAL.test(value) ? Number(value) : value)
+          : Array.isArray(value) ? value : type.serialize(value)),
+      });
+      decoders.set(type.name, decoded);
+    }
+    return decoded;
+  };
+  const swap = <T extends GraphQLType>(type: T): T => {
+    if (isNonNullType(type)) return new GraphQLNonNull(swap(type.ofType)) as T;
+    if (isListType(type)) return new GraphQLList(swap(type.ofType)) as T;
+    return (isScalarType(type) && NUMERIC_SCALARS.has(type.name) ? decoder(type) : type) as T;
+  };
+  return mapSchema(schema, {
+    [MapperKind.SCALAR_TYPE]: (type) => (NUMERIC_SCALARS.has(type.name) ? decoder(type) : type),
+    [MapperKind.ARGUMENT]: (config) => ({ ...config, type: swap(config.type) }),
+    [MapperKind.INPUT_OBJECT_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
+    [MapperKind.COMPOSITE_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
+  });
+}
+
+/** Deprecation (RFC 9745) and Sunset (RFC 8594) headers for each route whose field is deprecated. */
+function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]> {
+  const headers = new Map<string, [string, string][]>();
+  for (const { key, field } of routedFields(schema)) {
+    const lifecycle = field.extensions.lifecycle as FieldLifecycle | undefined;
+    if (!lifecycle) continue;
+    headers.set(key, [
+      ['Deprecation', `@${Date.parse(lifecycle.deprecatedAt) / 1000}`],
+      ['Sunset', new Date(lifecycle.sunsetAt).toUTCString()],
+    ]);
+  }
+  return headers;
+}
+
+export function createRest(schema: GraphQLSchema, context: (serverContext: object) => object): RestSurface {
+  const sofa = useSofa({
+    schema: decodeNumerals(schema),
+    basePath: REST_BASE,
+    routes: REST_ROUTES,
+    context: ({ request: _request, ...serverContext }) => context(serverContext),
+    // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
+    errorHandler: renderRestErrors as never,
+    swaggerUI: { endpoint: false },
+    customScalars: { SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID } },
+  });
+  const headersByRoute = lifecycleHeaders(schema);
+
+  return {
+    sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
+    async handle(request, serverContext, body) {
+      let response: Response;
+      try {
+        response = await sofa.handleRequest(body === undefined ? request : bodyAsArgument(request, body), serverContext)
+          ?? renderRestErrors([appError('NOT_FOUND', 'No such route')]);
+      } catch (error) {
+        response = renderRestErrors([error]);
+      }
+      const route = (serverContext as { restRoute?: string }).restRoute;
+      for (const [name, value] of (route && headersByRoute.get(route)) || []) response.headers.set(name, value);
+      return response;
+    },
+  };
+}
+
+/**
+ * SOFA matches body keys to argument names; the spec's body is the NewPet itself. Passing it as the
+ * `input` argument lets GraphQL's input coercion check it (missing, unknown and mistyped fields) exactly
+ * as it does for /graphql. The query string is dropped: a POST's fields come only from its body, and
+ * SOFA would let `?input=` override it.
+ */
+function bodyAsArgument(request: Request, body: unknown): Request {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw appError('BAD_REQUEST', 'The request body must be a JSON object');
+  }
+  const url = new URL(request.url);
+  return new Request(url.origin + url.pathname, {
+    method: request.method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ [BODY_ARGUMENT]: body }),
+  });
+}

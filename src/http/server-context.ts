@@ -1,0 +1,12 @@
+import type { IncomingMessage } from 'node:http';
+import type { Surface } from '../errors.js';
+
+/** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
+export interface ServerContext {
+  readonly req?: IncomingMessage;
+  surface?: Surface;
+  /** `METHOD /path` of the matched REST route, as in REST_ROUTES. */
+  restRoute?: string;
+  /** The parsed JSON body of a POST, read once by the transport guard. */
+  body?: unknown;
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+/** Which store the contract tests of this vitest project run against. */
+export const backend = process.env.TEST_BACKEND === 'mysql' ? 'mysql' : 'embedded';
+
+export interface Store {
+  /** The settings that point a server at this store. */
+  readonly env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A store of its own for one server: a fresh SQLite directory, or a fresh MySQL database. */
+export async function freshStore(): Promise<Store> {
+  if (backend === 'embedded') {
+    const dir = mkdtempSync(join(tmpdir(), 'animal-store-test-'));
+    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `${base.pathname.slice(1) || 'animal_store_test'}_${randomBytes(4).toString('hex')}`;
+  const server = new URL(base);
+  server.pathname = '/';
+  const admin = await createConnection({ uri: server.toString() });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.end();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const mysql = process.env.TEST_DATABASE_URL;
+if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
+  // In CI a missing backend is a failure, never a silent skip.
+  throw new Error('CI=true needs TEST_DATABASE_URL and TEST_REDIS_URL: the contract tests must run on MySQL and Redis too');
+}
+
+const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
+
+export default defineConfig({
+  // Node resolves `graphql` to its CommonJS build (the package has no "exports"), Vite to index.mjs: two
+  // copies of graphql-js then meet in one schema. Use the one Node uses in production.
+  resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
+  test: {
+    projects: [
+      { extends: true, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
+      { extends: true, test: { ...shared, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
+      ...(mysql
+        ? [{ extends: true, test: { ...shared, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
+        : []),
+    ],
+  },
+});
