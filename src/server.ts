@@ -26,9 +26,12 @@ export async function serve(config: Config): Promise<RunningServer> {
     app,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection goes idle once its last response is out: close it then, not at its timeout.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await app.close();
     },

@@ -18,9 +18,10 @@ export function petStore(dataSource: DataSource): PetStore {
     list: ({ limit, status }) =>
       pets.find({ where: status ? { status } : {}, order: { id: 'ASC' }, take: limit }).catch(failUnavailable),
     get: (id) => pets.findOneBy({ id }).catch(failUnavailable),
-    async create(pet) {
-      const { identifiers } = await pets.insert(pet).catch(failUnavailable);
-      return { id: Number(identifiers[0]?.id), ...pet };
+    async create({ name, categoryId, status }) {
+      // insert() writes the generated id back into the object it is given; give it one of its own.
+      const { identifiers } = await pets.insert({ name, categoryId, status }).catch(failUnavailable);
+      return { id: Number(identifiers[0]?.id), name, categoryId, status };
     },
   };
 }

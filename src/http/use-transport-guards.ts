@@ -52,7 +52,9 @@ export function useTransportGuards(): ServerAdapterPlugin<ServerContext> {
         if (request.method === 'POST') serverContext.body = await readJsonBody(request);
       } catch (error) {
         if (!isAppError(error)) throw error;
-        endResponse(renderError(error, surface));
+        // The rest of a refused body is never read: the connection cannot carry another request.
+        const unread = error.extensions.code === 'PAYLOAD_TOO_LARGE' || error.extensions.code === 'UNSUPPORTED_MEDIA_TYPE';
+        endResponse(renderError(error, surface, unread ? { Connection: 'close' } : {}));
       }
     },
   };

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
+import { SQLITE_FILE } from '../../src/db/data-source.js';
 
 /** Which store the contract tests of this vitest project run against. */
 export const backend = process.env.TEST_BACKEND === 'mysql' ? 'mysql' : 'embedded';
@@ -10,6 +12,8 @@ export const backend = process.env.TEST_BACKEND === 'mysql' ? 'mysql' : 'embedde
 export interface Store {
   /** The settings that point a server at this store. */
   readonly env: Record<string, string>;
+  /** Runs SQL on the store behind the server's back (to break it, or to look). */
+  exec(sql: string): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -17,7 +21,14 @@ export interface Store {
 export async function freshStore(): Promise<Store> {
   if (backend === 'embedded') {
     const dir = mkdtempSync(join(tmpdir(), 'animal-store-test-'));
-    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      env: { DATA_DIR: dir },
+      async exec(sql) {
+        const db = new Database(join(dir, SQLITE_FILE));
+        try { db.exec(sql); } finally { db.close(); }
+      },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `${base.pathname.slice(1) || 'animal_store_test'}_${randomBytes(4).toString('hex')}`;
@@ -29,6 +40,10 @@ export async function freshStore(): Promise<Store> {
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
+    async exec(sql) {
+      await admin.query(`USE \`${name}\``);
+      await admin.query(sql);
+    },
     async drop() {
       await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await admin.end();

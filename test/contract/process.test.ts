@@ -1,0 +1,82 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backend, freshStore, type Store } from '../support/backend.js';
+import { listeningUrl, spawnServer, type ServerProcess } from '../support/process.js';
+
+let server: ServerProcess | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  server?.child.kill('SIGKILL');
+  await server?.exited;
+  await store?.drop();
+  server = undefined;
+  store = undefined;
+});
+
+describe('the service process', () => {
+  it('logs where it listens and which database it uses', async () => {
+    store = await freshStore();
+    server = spawnServer(store.env);
+    const url = await listeningUrl(server);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.output()).toContain(backend === 'mysql' ? '"database":"MySQL at' : '"database":"SQLite at');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses invalid settings, naming each one, without a stack trace', async () => {
+    server = spawnServer({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x@y/z' });
+    expect(await server.exited).toBe(1);
+    const output = server.output();
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(output).toContain(name);
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
+    store = await freshStore();
+    server = spawnServer(store.env);
+    const url = new URL(await listeningUrl(server));
+    const body = JSON.stringify({ name: 'Late', categoryId: 1 });
+
+    // A request whose body is only half sent when the signal arrives.
+    const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server!.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+
+    const { status, text } = await reply;
+    expect(status).toBe(201);
+    expect(JSON.parse(text)).toMatchObject({ name: 'Late' });
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('shutting down');
+  });
+
+  it('answers an unexpected failure with 500 INTERNAL, hiding its cause and logging it with the request id', async () => {
+    store = await freshStore();
+    server = spawnServer(store.env);
+    const url = await listeningUrl(server);
+    await store.exec('DROP TABLE pets');
+
+    const res = await fetch(`${url}/v1/pets`);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
+    const requestId = res.headers.get('x-request-id')!;
+    const logged = await server.waitFor(new RegExp(`"level":50.*"requestId":"${requestId}"`));
+    expect(logged).toMatch(/pets/);
+
+    const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ pets { id } }"}' });
+    const result = await gql.json();
+    expect(result.errors[0]).toMatchObject({ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } });
+    expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|ER_|no such table/i);
+  });
+});

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+
+let api: TestServer;
+beforeAll(async () => { api = await startServer(); });
+afterAll(async () => { await api?.close(); });
+
+describe('public endpoints (no key needed)', () => {
+  it('GET /healthz answers 200 while the process lives', async () => {
+    const res = await fetch(`${api.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 200 when the database is reachable', async () => {
+    const res = await fetch(`${api.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'up' } });
+  });
+
+  it('GET /v1/openapi.json serves the committed OpenAPI document', async () => {
+    const res = await fetch(`${api.url}/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const doc = await res.json();
+    expect(doc).toEqual(JSON.parse(readFileSync(new URL('../../schema/openapi.json', import.meta.url), 'utf8')));
+  });
+});
+
+describe('the OpenAPI document', () => {
+  let doc: any;
+  beforeAll(async () => { doc = await (await fetch(`${api.url}/v1/openapi.json`)).json(); });
+
+  it('names the operations as the spec does, and no others', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as object).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`));
+    expect(operations.sort()).toEqual(['GET /pets listPets', 'GET /pets/{petId} getPet', 'POST /pets createPet']);
+    expect(doc.servers).toEqual([{ url: '/v1' }]);
+  });
+
+  it('marks getPet deprecated and createPet as 201 taking a NewPet body', () => {
+    expect(doc.paths['/pets/{petId}'].get.deprecated).toBe(true);
+    const create = doc.paths['/pets'].post;
+    expect(Object.keys(create.responses)).toContain('201');
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPet' });
+    expect(create.parameters).toBeUndefined();
+  });
+
+  it('describes the Error body, bearer auth, the error statuses and the rate-limit headers', () => {
+    expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'status']);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    for (const [path, method, statuses] of [['/pets', 'get', ['400', '401', '429']], ['/pets', 'post', ['400', '401', '413', '415', '429']],
+      ['/pets/{petId}', 'get', ['400', '401', '404', '429']]] as const) {
+      const responses = doc.paths[path][method].responses;
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining([...statuses]));
+      const success = Object.values(responses)[0] as { headers: object };
+      expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    }
+    expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After');
+  });
+
+  it('gives limit its range and default, and NewPet its optional status', () => {
+    const limit = doc.paths['/pets'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(doc.components.schemas.NewPet.required).toEqual(['categoryId', 'name']);
+    expect(doc.components.schemas.NewPet.properties.status.default).toBe('available');
+    expect(doc.components.schemas.Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64', maximum: 9007199254740991 });
+  });
+});

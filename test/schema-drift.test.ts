@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { openApiJson, printSdl } from '../src/http/documents.js';
+import { schema } from '../src/schema/index.js';
+
+const committed = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+
+describe('committed schema files', () => {
+  it('schema/schema.graphql is what the Pothos schema prints (run `npm run schema`)', () => {
+    expect(printSdl(schema)).toBe(committed('schema/schema.graphql'));
+  });
+
+  it('schema/openapi.json is what SOFA and our completion generate (run `npm run schema`)', () => {
+    expect(openApiJson(schema)).toBe(committed('schema/openapi.json'));
+  });
+});

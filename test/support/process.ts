@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the first output line matching, or rejects after `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<string>;
+  readonly exited: Promise<number | null>;
+}
+
+/** Runs src/main.ts as operators run the service: its own process, settings from the environment. */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const waiters = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const wake of waiters) wake();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); for (const wake of waiters) wake(); }));
+
+  return {
+    child,
+    exited,
+    output: () => output,
+    waitFor(pattern, ms = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const line = output.split('\n').find((l) => pattern.test(l));
+          if (line !== undefined) { done(); resolve(line); } else if (child.exitCode !== null) { done(); reject(new Error(`exited before ${pattern}:\n${output}`)); }
+        };
+        const timer = setTimeout(() => { done(); reject(new Error(`no ${pattern} within ${ms} ms:\n${output}`)); }, ms);
+        const done = () => { clearTimeout(timer); waiters.delete(check); };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** The URL a spawned server logged it listens on. */
+export async function listeningUrl(server: ServerProcess): Promise<string> {
+  const line = await server.waitFor(/"msg":"Animal Store API listening/);
+  return JSON.parse(line).url as string;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded store on port 8080', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data' }, redisUrl: undefined, logLevel: 'info',
+    });
+  });
+
+  it('reads every setting', () => {
+    expect(loadConfig({
+      PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
+    })).toEqual({
+      port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store' }, redisUrl: 'redis://cache:6379', logLevel: 'debug',
+    });
+    expect(loadConfig({ DATA_DIR: '/var/lib/pets' }).database).toEqual({ kind: 'sqlite', dir: '/var/lib/pets' });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'http' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '-1' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://u@db/x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+  ])('rejects a bad %s, naming it', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reports every problem at once, and never echoes a URL that may hold a password', () => {
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'y', DATABASE_URL: 'mysql//root:secret@db' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(3);
+      expect((error as Error).message).not.toContain('secret');
+    }
+  });
+
+  it('returns a frozen config', () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+});
