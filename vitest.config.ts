@@ -15,10 +15,10 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
     projects: [
-      { extends: true, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
-      { extends: true, test: { ...shared, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
+      { extends: true as const, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
+      { extends: true as const, test: { ...shared, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
       ...(mysql
-        ? [{ extends: true, test: { ...shared, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
+        ? [{ extends: true as const, test: { ...shared, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
         : []),
     ],
   },

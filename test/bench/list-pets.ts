@@ -54,8 +54,20 @@ try {
   `], {});
   children.push(plain.child);
 
+  // The floor under any framework: the same query on a mysql2 pool, serialized by hand.
+  const direct = await start(['-e', `
+    const pool = require('mysql2/promise').createPool({ uri: ${JSON.stringify(new URL(`/${database}`, base).toString())}, connectionLimit: 10 });
+    require('node:http').createServer(async (req, res) => {
+      const [rows] = await pool.execute('SELECT id, name, category_id AS categoryId, status FROM pets ORDER BY id LIMIT 20');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(rows));
+    }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });
+  `], {});
+  children.push(direct.child);
+
   const rows = [
     await measure('plain node:http, same JSON', { url: `${plain.url}/v1/pets?limit=20` }),
+    await measure('plain node:http + mysql2, same query', { url: `${direct.url}/v1/pets?limit=20` }),
     await measure('GET /v1/pets?limit=20 (SOFA → GraphQL → TypeORM → MySQL)', { url: `${service.url}/v1/pets?limit=20` }),
     await measure('POST /graphql { pets(limit: 20) } (yoga → TypeORM → MySQL)', {
       url: `${service.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
