@@ -1,5 +1,8 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import type { Config } from './config.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import { useIdentify, useRequireKey } from './auth/use-auth.js';
+import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { petStore } from './db/pets.js';
@@ -13,6 +16,9 @@ import type { ServerContext } from './http/server-context.js';
 import { usePublicEndpoints } from './http/use-public-endpoints.js';
 import { useRequestScope } from './http/use-request-scope.js';
 import { useTransportGuards } from './http/use-transport-guards.js';
+import { createLimits } from './limits/limiters.js';
+import { connectRedis } from './limits/redis.js';
+import { useRateLimit } from './limits/use-rate-limit.js';
 import { log } from './log.js';
 import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
@@ -21,7 +27,7 @@ export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
   /** What the startup log tells the operator. */
-  readonly backends: { readonly database: string };
+  readonly backends: { readonly database: string; readonly rateLimits: string };
   close(): Promise<void>;
 }
 
@@ -38,11 +44,15 @@ export async function createApp(config: Config): Promise<App> {
     throw error;
   }
 
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds);
+  const limits = createLimits(config.limits, redis?.client, config.redisPrefix);
+
   const pets = petStore(dataSource);
   const context = (): Context => ({ pets });
   const rest = createRest(schema, context);
   const graphql = createGraphQL(schema, context);
-  const health = createHealth(dataSource);
+  const health = createHealth(dataSource, redis);
   const openApi = openApiJson(schema, rest.sofaDocument);
   const graphiql = graphiqlPage();
   const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
@@ -52,17 +62,21 @@ export async function createApp(config: Config): Promise<App> {
       ? graphql.fetch(request, serverContext)
       : rest.handle(request, serverContext, serverContext.body)),
     {
-      // The request pipeline, in order.
+      // The request pipeline, in order. Probes are answered before anything is counted; every other
+      // request is counted (anonymous ones by address) before the pages anyone may read, and before
+      // the key is required.
       plugins: [
         useRequestScope(),
+        usePublicEndpoints({ '/healthz': { get: health.healthz }, '/readyz': { get: health.readyz } }),
+        useIdentify(authenticate, config.trustProxyHops),
+        useRateLimit(limits, config.limits),
         usePublicEndpoints({
-          '/healthz': { get: health.healthz },
-          '/readyz': { get: health.readyz },
           [`${REST_BASE}/openapi.json`]: {
             get: () => new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
           },
           [GRAPHQL_PATH]: { shared: true, get: (request) => (wantsHtml(request) ? html(graphiql) : undefined) },
         }),
+        useRequireKey(),
         useTransportGuards(),
       ],
     },
@@ -70,7 +84,13 @@ export async function createApp(config: Config): Promise<App> {
 
   return {
     handle,
-    backends: { database: describeDatabase(config.database) },
-    close: () => dataSource.destroy(),
+    backends: {
+      database: describeDatabase(config.database),
+      rateLimits: redis ? `${redis.describe()} (shared by every instance)` : 'in process (set REDIS_URL to share limits between instances)',
+    },
+    async close() {
+      await redis?.close();
+      await dataSource.destroy();
+    },
   };
 }

@@ -10,7 +10,24 @@ export interface Config {
   readonly host: string | undefined;
   readonly database: DatabaseConfig;
   readonly redisUrl: string | undefined;
+  /** Namespace of every Redis key, so deployments (or test servers) can share one Redis. */
+  readonly redisPrefix: string;
   readonly logLevel: LogLevel;
+  readonly keyCacheTtlSeconds: number;
+  /** How many proxies in front append to X-Forwarded-For; 0: the socket's address is the client's. */
+  readonly trustProxyHops: number;
+  readonly limits: LimitsConfig;
+}
+
+export interface LimitsConfig {
+  /** Requests a minute per client address without a valid key. */
+  readonly anonymousPerMinute: number;
+  /** Refusals within `banWindowSeconds` that ban a key for `banSeconds`. */
+  readonly banThreshold: number;
+  readonly banWindowSeconds: number;
+  readonly banSeconds: number;
+  /** Window lengths; only tests shorten them (not settable from the environment). */
+  readonly windows: { readonly minute: number; readonly day: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,9 +48,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : { kind: 'sqlite', dir: env.DATA_DIR || './data' };
   const redisUrl = env.REDIS_URL ? url(env.REDIS_URL, 'REDIS_URL', ['redis:', 'rediss:'], problems) : undefined;
   const logLevel = oneOf(env.LOG_LEVEL, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
+  const keyCacheTtlSeconds = intInRange(env.KEY_CACHE_TTL_SECONDS, 'KEY_CACHE_TTL_SECONDS', 30, 0, 3_600, problems);
+  const trustProxyHops = trustProxy(env.TRUST_PROXY, problems);
+  const limits: LimitsConfig = {
+    anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
+    banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
+    banWindowSeconds: intInRange(env.BAN_WINDOW_SECONDS, 'BAN_WINDOW_SECONDS', 60, 1, 86_400, problems),
+    banSeconds: intInRange(env.BAN_SECONDS, 'BAN_SECONDS', 600, 1, 604_800, problems),
+    windows: { minute: 60, day: 86_400 },
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ port, host: env.HOST || undefined, database, redisUrl, logLevel });
+  return Object.freeze({
+    port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
+    logLevel, keyCacheTtlSeconds, trustProxyHops, limits,
+  });
+}
+
+function trustProxy(raw: string | undefined, problems: string[]): number {
+  if (raw === undefined || raw === '' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  return intInRange(raw, 'TRUST_PROXY (true, false or a number of proxy hops)', 0, 0, 10, problems);
 }
 
 function intInRange(

@@ -5,7 +5,7 @@ import { serve } from './server.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const running = await serve(config);
-  log.info({ url: running.url, database: running.app.backends.database }, `Animal Store API listening on ${running.url}`);
+  log.info({ url: running.url, ...running.app.backends }, `Animal Store API listening on ${running.url}`);
   log.info(`REST ${running.url}/v1/pets · OpenAPI ${running.url}/v1/openapi.json · GraphQL and GraphiQL ${running.url}/graphql`);
 
   let stopping = false;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import type { DatabaseConfig } from '../config.js';
+import { ApiKeyEntity } from './api-key.entity.js';
 import { PetEntity } from './pet.entity.js';
 
 export const SQLITE_FILE = 'animal-store.sqlite';
@@ -10,7 +11,7 @@ export const SQLITE_FILE = 'animal-store.sqlite';
 /** Builds, without connecting, the one DataSource for either backend: everything above it is the same code. */
 export function createDataSource(database: DatabaseConfig): DataSource {
   const common = {
-    entities: [PetEntity],
+    entities: [PetEntity, ApiKeyEntity],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

@@ -2,7 +2,7 @@ import { EntitySchema, type ValueTransformer } from 'typeorm';
 import type { PetRecord } from '../schema/pet.js';
 
 /** MySQL drivers hand BIGINT back as strings; every id we store is a safe integer, so a number is exact. */
-const bigintAsNumber: ValueTransformer = {
+export const bigintAsNumber: ValueTransformer = {
   to: (value: number | undefined) => value,
   from: (value: string | number | null) => (value === null ? null : Number(value)),
 };

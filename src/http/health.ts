@@ -1,13 +1,20 @@
 import type { DataSource } from 'typeorm';
+import type { RedisConnection } from '../limits/redis.js';
 
-/** `/healthz`: the process answers. `/readyz`: it can reach what it needs to serve requests. */
-export function createHealth(dataSource: DataSource) {
+/**
+ * `/healthz`: the process answers. `/readyz`: it can serve requests, which needs the database. Without
+ * Redis it still serves, limiting per instance: reported as degraded, not unready, so a Redis outage
+ * does not take every instance out of the load balancer.
+ */
+export function createHealth(dataSource: DataSource, redis: RedisConnection | undefined) {
   return {
     healthz: () => Response.json({ status: 'ok' }),
     async readyz(): Promise<Response> {
       const database = await dataSource.query('SELECT 1').then(() => 'up', () => 'down');
-      if (database === 'up') return Response.json({ status: 'ready', checks: { database } });
-      return Response.json({ status: 'unavailable', checks: { database } }, { status: 503 });
+      const rateLimits = !redis ? 'in-process' : redis.isUp() ? 'up' : 'degraded';
+      const checks = { database, redis: rateLimits };
+      if (database === 'down') return Response.json({ status: 'unavailable', checks }, { status: 503 });
+      return Response.json({ status: rateLimits === 'degraded' ? 'degraded' : 'ready', checks });
     },
   };
 }

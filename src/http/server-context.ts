@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Caller } from '../auth/authenticate.js';
 import type { Surface } from '../errors.js';
 
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
@@ -9,4 +10,10 @@ export interface ServerContext {
   restRoute?: string;
   /** The parsed JSON body of a POST, read once by the transport guard. */
   body?: unknown;
+  /** Who is calling: a key, or an anonymous client (set by useIdentify). */
+  caller?: Caller;
+  /** The client's address, as TRUST_PROXY says to read it. */
+  address?: string;
+  /** The rate-limit headers every response of this request carries. */
+  rateLimitHeaders?: Record<string, string>;
 }

@@ -4,6 +4,7 @@ import { readJsonBody } from './body.js';
 import { GRAPHQL_PATH } from './graphql.js';
 import { REST_BASE, REST_ROUTES, routeKey } from './rest-routes.js';
 import type { ServerContext } from './server-context.js';
+import { surfaceOf } from './surface.js';
 
 interface RouteEntry {
   readonly pattern: RegExp;
@@ -37,7 +38,7 @@ export function useTransportGuards(): ServerAdapterPlugin<ServerContext> {
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       const route = routes.find((r) => r.pattern.test(url.pathname));
-      const surface: Surface = route?.surface ?? (url.pathname.startsWith(GRAPHQL_PATH) ? 'graphql' : 'rest');
+      const surface: Surface = route?.surface ?? surfaceOf(url);
       try {
         if (!route) throw appError('NOT_FOUND', `No route ${url.pathname}; see ${REST_BASE}/openapi.json`);
         const restRoute = route.methods.get(request.method);

@@ -36,7 +36,7 @@ describe('the database', () => {
       expect(gql.body.errors[0].extensions).toEqual({ code: 'UNAVAILABLE', status: 503 });
       const ready = await fetch(`${api.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'down' } });
+      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'down', redis: 'up' } });
       expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
 
       await proxy.restore();

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backend, freshStore, type Store } from '../support/backend.js';
+import { backend, freshStore, keyOn, type Store } from '../support/backend.js';
 import { listeningUrl, spawnServer, type ServerProcess } from '../support/process.js';
 
 let server: ServerProcess | undefined;
@@ -20,6 +20,7 @@ describe('the service process', () => {
     const url = await listeningUrl(server);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.output()).toContain(backend === 'mysql' ? '"database":"MySQL at' : '"database":"SQLite at');
+    expect(server.output()).toContain('"rateLimits":"in process');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
@@ -35,12 +36,13 @@ describe('the service process', () => {
     store = await freshStore();
     server = spawnServer(store.env);
     const url = new URL(await listeningUrl(server));
+    const auth = await keyOn(store);
     const body = JSON.stringify({ name: 'Late', categoryId: 1 });
 
     // A request whose body is only half sent when the signal arrives.
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         let text = '';
         res.on('data', (c) => { text += c; });
         res.on('end', () => resolve({ status: res.statusCode!, text }));
@@ -64,9 +66,10 @@ describe('the service process', () => {
     store = await freshStore();
     server = spawnServer(store.env);
     const url = await listeningUrl(server);
+    const auth = await keyOn(store);
     await store.exec('DROP TABLE pets');
 
-    const res = await fetch(`${url}/v1/pets`);
+    const res = await fetch(`${url}/v1/pets`, { headers: auth });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
@@ -74,7 +77,7 @@ describe('the service process', () => {
     const logged = await server.waitFor(new RegExp(`"level":50.*"requestId":"${requestId}"`));
     expect(logged).toMatch(/pets/);
 
-    const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ pets { id } }"}' });
+    const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"query":"{ pets { id } }"}' });
     const result = await gql.json();
     expect(result.errors[0]).toMatchObject({ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } });
     expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|ER_|no such table/i);

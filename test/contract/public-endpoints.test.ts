@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backend } from '../support/backend.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let api: TestServer;
@@ -16,7 +17,7 @@ describe('public endpoints (no key needed)', () => {
   it('GET /readyz answers 200 when the database is reachable', async () => {
     const res = await fetch(`${api.url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'up' } });
+    expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'up', redis: backend === 'mysql' ? 'up' : 'in-process' } });
   });
 
   it('GET /v1/openapi.json serves the committed OpenAPI document', async () => {

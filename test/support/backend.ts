@@ -50,3 +50,18 @@ export async function freshStore(): Promise<Store> {
     },
   };
 }
+
+/** A key on a store that a server (perhaps another process) uses: its Authorization header. */
+export async function keyOn(store: Store, plan = 'enterprise', limits: { perMinute?: number; perDay?: number } = { perMinute: 100_000, perDay: 100_000 }) {
+  const { createKey } = await import('../../src/auth/key-admin.js');
+  const { apiKeyStore } = await import('../../src/db/api-keys.js');
+  const { createDataSource } = await import('../../src/db/data-source.js');
+  const { loadConfig } = await import('../../src/config.js');
+  const dataSource = await createDataSource(loadConfig(store.env).database).initialize();
+  try {
+    const { key } = await createKey(apiKeyStore(dataSource), { plan, ...limits });
+    return { authorization: `Bearer ${key}` };
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,43 +1,76 @@
-import { loadConfig } from '../../src/config.js';
+import { randomBytes } from 'node:crypto';
+import { createKey } from '../../src/auth/key-admin.js';
+import { loadConfig, type Config, type LimitsConfig } from '../../src/config.js';
+import { apiKeyStore } from '../../src/db/api-keys.js';
+import { createDataSource } from '../../src/db/data-source.js';
 import { serve, type RunningServer } from '../../src/server.js';
-import { freshStore, type Store } from './backend.js';
+import { backend, freshStore, type Store } from './backend.js';
 import { call, type Reply } from './http.js';
 
 export interface TestServer {
   readonly url: string;
   readonly store: Store;
-  /** Headers every call of this server's client sends. */
+  /** Settings a second instance needs to share this one's database and Redis budget. */
+  readonly shared: { store: Store; env: Record<string, string> };
+  /** Headers every call of this server's client sends: a key with limits no test reaches. */
   readonly headers: Record<string, string>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   post<T = any>(path: string, json: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
   /** POST /graphql. */
   gql<T = any>(query: string, variables?: object, headers?: Record<string, string>): Promise<Reply<T>>;
+  /** A new key on this server's store; `auth` is its Authorization header. */
+  newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }): Promise<{ key: string; id: number; auth: Record<string, string> }>;
   /** Stops the server; the store stays (a restart test reuses it). */
   stop(): Promise<void>;
   /** Stops the server and deletes its store. */
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  env?: Record<string, string>;
+  store?: Store;
+  /** Shorter windows and other limits than the environment can set. */
+  limits?: Partial<LimitsConfig>;
+}
+
 /** The same loadConfig → serve as main.ts, on an ephemeral port of 127.0.0.1, with a store of its own. */
-export async function startServer(options: { env?: Record<string, string>; store?: Store } = {}): Promise<TestServer> {
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const store = options.store ?? await freshStore();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...store.env, ...options.env });
+  const env = {
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+    // Each server counts in a Redis namespace of its own, unless a test shares one on purpose.
+    REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}`,
+    ...(backend === 'mysql' ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
+    ...store.env, ...options.env,
+  };
+  const loaded = loadConfig(env);
+  const config: Config = { ...loaded, limits: { ...loaded.limits, ...options.limits } };
   const running: RunningServer = await serve(config);
-  const headers: Record<string, string> = {};
+
+  const admin = await createDataSource(config.database).initialize();
+  const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}) => {
+    const { key, record } = await createKey(apiKeyStore(admin), { plan, ...limits });
+    return { key, id: record.id, auth: { authorization: `Bearer ${key}` } };
+  };
+  const headers = (await newKey('enterprise', { perMinute: 1_000_000, perDay: 1_000_000 })).auth;
+
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await running.close(1_000);
+    await admin.destroy();
   };
   return {
     url: running.url,
     store,
+    shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) } },
     headers,
     get: (path, extra = {}) => call(`${running.url}${path}`, { headers: { ...headers, ...extra } }),
     post: (path, json, extra = {}) => call(`${running.url}${path}`, { method: 'POST', json, headers: { ...headers, ...extra } }),
     gql: (query, variables, extra = {}) =>
       call(`${running.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { ...headers, ...extra } }),
+    newKey,
     stop,
     async close() {
       await stop();

@@ -4,16 +4,24 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to the embedded store on port 8080', () => {
     expect(loadConfig({})).toEqual({
-      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data' }, redisUrl: undefined, logLevel: 'info',
+      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data' }, redisUrl: undefined, redisPrefix: 'animal-store',
+      logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
+      limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
     });
   });
 
   it('reads every setting', () => {
     expect(loadConfig({
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
+      REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
+      BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120',
     })).toEqual({
-      port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store' }, redisUrl: 'redis://cache:6379', logLevel: 'debug',
+      port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store' }, redisUrl: 'redis://cache:6379',
+      redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
+      limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
     });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxyHops).toBe(0);
     expect(loadConfig({ DATA_DIR: '/var/lib/pets' }).database).toEqual({ kind: 'sqlite', dir: '/var/lib/pets' });
   });
 
@@ -25,6 +33,12 @@ describe('loadConfig', () => {
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['REDIS_URL', { REDIS_URL: 'http://cache' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['KEY_CACHE_TTL_SECONDS', { KEY_CACHE_TTL_SECONDS: 'soon' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['ANONYMOUS_PER_MINUTE', { ANONYMOUS_PER_MINUTE: '0' }],
+    ['BAN_THRESHOLD', { BAN_THRESHOLD: '-2' }],
+    ['BAN_WINDOW_SECONDS', { BAN_WINDOW_SECONDS: '1.5' }],
+    ['BAN_SECONDS', { BAN_SECONDS: 'forever' }],
   ])('rejects a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

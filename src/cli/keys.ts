@@ -1,0 +1,114 @@
+/**
+ * `npm run --silent keys -- create|revoke|list`: API keys, against the database the server uses
+ * (DATABASE_URL or DATA_DIR). Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { createKey, KeyAdminError, limitsOf, revokeKey } from '../auth/key-admin.js';
+import { ConfigError, loadConfig } from '../config.js';
+import type { ApiKeyRecord } from '../db/api-key.entity.js';
+import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
+import { createDataSource } from '../db/data-source.js';
+import { migrate } from '../db/migrate.js';
+import { PLAN_NAMES } from '../limits/plans.js';
+
+const HELP = `Manage API keys.
+
+Usage:
+  npm run --silent keys -- create --plan ${PLAN_NAMES.join('|')} [--per-minute N --per-day N] [--name NAME]
+      Prints the new key as the last line of standard output. It is shown this once only.
+      --per-minute and --per-day are required for enterprise, refused for the other plans.
+  npm run --silent keys -- revoke <id|key>
+      Stops the key working: on every instance within KEY_CACHE_TTL_SECONDS.
+  npm run --silent keys -- list [--json]
+      Every key: id, prefix, name, plan, limits, created, revoked. Never the key or its hash.
+
+Uses the same database as the server: DATABASE_URL, or the SQLite file in DATA_DIR.
+Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.`;
+
+const USAGE = 2;
+const FAILED = 1;
+
+function count(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new KeyAdminError(`${flag} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function row(key: ApiKeyRecord) {
+  const { perMinute, perDay } = limitsOf(key);
+  return {
+    id: key.id, prefix: key.prefix, name: key.name, plan: key.plan, perMinute, perDay,
+    created: key.createdAt.toISOString(), revoked: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+async function run(command: string | undefined, args: string[], store: () => Promise<ApiKeyStore>): Promise<number> {
+  switch (command) {
+    case 'create': {
+      const { values } = parseArgs({ args, options: {
+        plan: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, name: { type: 'string' },
+      } });
+      if (!values.plan) throw new KeyAdminError(`--plan is required: ${PLAN_NAMES.join(', ')}`);
+      const request = {
+        plan: values.plan, name: values.name,
+        perMinute: count('--per-minute', values['per-minute']), perDay: count('--per-day', values['per-day']),
+      };
+      const { key, record } = await createKey(await store(), request);
+      const { perMinute, perDay } = limitsOf(record);
+      console.error(`Created key ${record.id} (${record.prefix}…) on the ${record.plan} plan: ${perMinute}/minute, ${perDay}/day.`);
+      console.error('This is the only time the key is shown; store it now:');
+      console.log(key);
+      return 0;
+    }
+    case 'revoke': {
+      const { positionals } = parseArgs({ args, allowPositionals: true });
+      if (positionals.length !== 1) throw new KeyAdminError('Give exactly one key id or key to revoke');
+      const record = await revokeKey(await store(), positionals[0]!);
+      if (!record) {
+        console.error(`No key ${positionals[0]!.slice(0, 12)}`);
+        return FAILED;
+      }
+      console.log(record.revokedAt ? `Key ${record.id} (${record.prefix}…) was already revoked.` : `Revoked key ${record.id} (${record.prefix}…).`);
+      return 0;
+    }
+    case 'list': {
+      const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+      const rows = (await (await store()).list()).map(row);
+      if (values.json) console.log(JSON.stringify(rows, null, 2));
+      else if (rows.length === 0) console.log('No keys yet: npm run --silent keys -- create --plan free');
+      else console.table(rows);
+      return 0;
+    }
+    case undefined: case 'help': case '--help': case '-h':
+      console.log(HELP);
+      return command === undefined ? USAGE : 0;
+    default:
+      throw new KeyAdminError(`Unknown command "${command}"`);
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return 0;
+  }
+  const config = loadConfig();
+  let close = async () => {};
+  try {
+    return await run(command, args, async () => {
+      const dataSource = await createDataSource(config.database).initialize();
+      close = () => dataSource.destroy();
+      await migrate(dataSource);
+      return apiKeyStore(dataSource);
+    });
+  } finally {
+    await close();
+  }
+}
+
+main().then((code) => { process.exitCode = code; }, (error: unknown) => {
+  const usage = error instanceof KeyAdminError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  console.error(usage ? `${(error as Error).message}\nSee: npm run --silent keys -- --help` : `Failed: ${(error as Error).message}`);
+  process.exitCode = usage ? USAGE : FAILED;
+});

@@ -1,0 +1,34 @@
+import { EntitySchema } from 'typeorm';
+import type { Plan } from '../limits/plans.js';
+import { bigintAsNumber } from './pet.entity.js';
+
+export interface ApiKeyRecord {
+  id: number;
+  /** SHA-256 of the key, hex. */
+  hash: string;
+  /** The first characters of the key, safe to show. */
+  prefix: string;
+  name: string | null;
+  plan: Plan;
+  /** Enterprise only: the key's own limits. */
+  perMinute: number | null;
+  perDay: number | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  columns: {
+    id: { type: 'bigint', primary: true, generated: 'increment', transformer: bigintAsNumber },
+    hash: { type: 'varchar', length: 64 },
+    prefix: { type: 'varchar', length: 16 },
+    name: { type: 'varchar', length: 255, nullable: true },
+    plan: { type: 'varchar', length: 16 },
+    perMinute: { name: 'per_minute', type: 'int', nullable: true },
+    perDay: { name: 'per_day', type: 'int', nullable: true },
+    createdAt: { name: 'created_at', type: 'datetime' },
+    revokedAt: { name: 'revoked_at', type: 'datetime', nullable: true },
+  },
+});

@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import { log } from '../log.js';
+
+export interface RedisConnection {
+  readonly client: Redis;
+  /** Whether commands reach Redis now; while not, limits are kept per instance. */
+  isUp(): boolean;
+  describe(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Never waits for Redis: commands fail at once while it is away (no offline queue) or slow (a short
+ * command timeout), so rate-limiter-flexible falls back to its insurance limiter and requests go on.
+ * Concurrent commands of one request leave in one write (auto-pipelining). One warning per outage.
+ */
+export function connectRedis(url: string): RedisConnection {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    commandTimeout: 500,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
+  });
+  const where = `${client.options.host}:${client.options.port}`;
+  let up = false;
+  let warned = false;
+  const down = (reason: string) => {
+    up = false;
+    if (warned) return;
+    warned = true;
+    log.warn({ redis: where, reason }, 'Redis is unreachable: limiting per instance until it returns');
+  };
+  client.on('ready', () => {
+    up = true;
+    if (warned) log.info({ redis: where }, 'Redis is back: limits are shared again');
+    warned = false;
+  });
+  client.on('error', (error: Error) => down(error.message));
+  client.on('close', () => down('connection closed'));
+
+  return {
+    client,
+    isUp: () => up,
+    describe: () => `Redis at ${where}`,
+    async close() {
+      client.removeAllListeners('close');
+      client.disconnect();
+    },
+  };
+}
