@@ -45,6 +45,8 @@ export async function createApp(config: Config): Promise<App> {
   }
 
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  // Requests before the connection is up would be counted in memory only: give Redis a moment.
+  await redis?.ready(2_000);
   const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds);
   const limits = createLimits(config.limits, redis?.client, config.redisPrefix);
 

@@ -3,6 +3,8 @@ import { log } from '../log.js';
 
 export interface RedisConnection {
   readonly client: Redis;
+  /** Resolves once connected, or after `ms` without: startup waits this long, then serves degraded. */
+  ready(ms: number): Promise<boolean>;
   /** Whether commands reach Redis now; while not, limits are kept per instance. */
   isUp(): boolean;
   describe(): string;
@@ -42,6 +44,12 @@ export function connectRedis(url: string): RedisConnection {
 
   return {
     client,
+    ready: (ms) => new Promise((resolve) => {
+      if (up) return resolve(true);
+      const timer = setTimeout(() => { client.off('ready', onReady); resolve(false); }, ms);
+      const onReady = () => { clearTimeout(timer); resolve(true); };
+      client.once('ready', onReady);
+    }),
     isUp: () => up,
     describe: () => `Redis at ${where}`,
     async close() {

@@ -24,6 +24,17 @@ describe('the service process', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
+  it('starts with Redis unreachable and warns once per outage, not once per retry', async () => {
+    store = await freshStore();
+    server = spawnServer({ ...store.env, REDIS_URL: 'redis://127.0.0.1:1' });
+    const url = await listeningUrl(server);
+    expect(server.output()).toContain('"rateLimits":"Redis at 127.0.0.1:1');
+    const auth = await keyOn(store);
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`${url}/v1/pets`, { headers: auth })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(server.output().match(/Redis is unreachable/g)).toHaveLength(1);
+  });
+
   it('refuses invalid settings, naming each one, without a stack trace', async () => {
     server = spawnServer({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x@y/z' });
     expect(await server.exited).toBe(1);

@@ -131,7 +131,7 @@ describe('requests without a valid key', () => {
   it('are limited per client address, so guessing keys is slow', async () => {
     const guarded = await startServer({ env: { ANONYMOUS_PER_MINUTE: '3' } });
     try {
-      const guesses = [{}, { authorization: `Bearer ask_${'B'.repeat(43)}` }, { authorization: 'Basic x' }];
+      const guesses: Record<string, string>[] = [{}, { authorization: `Bearer ask_${'B'.repeat(43)}` }, { authorization: 'Basic x' }];
       for (const [i, headers] of guesses.entries()) {
         const res = await fetch(`${guarded.url}/v1/pets`, { headers });
         expect(res.status).toBe(401);

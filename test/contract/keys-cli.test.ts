@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let api: TestServer;
+beforeAll(async () => { api = await startServer({ env: { KEY_CACHE_TTL_SECONDS: '1' } }); });
+afterAll(async () => { await api?.close(); });
+
+/** The keys command as a script runs it, against the test server's database. */
+function keys(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH, ...api.store.env },
+    }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+  });
+}
+
+describe('npm run keys', () => {
+  it('create prints the key as the last line of stdout; it works at once; list shows it without the key or hash', async () => {
+    const created = await keys('create', '--plan', 'pro', '--name', 'Mobile app');
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^ask_[0-9A-Za-z]{43}$/);
+    expect(created.stderr).toContain('pro plan: 300/minute, 10000/day');
+
+    const res = await fetch(`${api.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('300');
+
+    const listed = await keys('list', '--json');
+    expect(listed.code).toBe(0);
+    const row = JSON.parse(listed.stdout).find((k: { name: string }) => k.name === 'Mobile app');
+    expect(row).toEqual({
+      id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000,
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), revoked: null,
+    });
+    const table = await keys('list');
+    for (const output of [listed.stdout, table.stdout]) {
+      expect(output).not.toContain(key);
+      expect(output).not.toMatch(/[0-9a-f]{64}/);
+    }
+
+    const revoked = await keys('revoke', String(row.id));
+    expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`Revoked key ${row.id}`) });
+    expect((await keys('revoke', key)).stdout).toContain('already revoked');
+    expect(JSON.parse((await keys('list', '--json')).stdout).find((k: { id: number }) => k.id === row.id).revoked).toMatch(/^\d{4}-/);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await fetch(`${api.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+  });
+
+  it('makes enterprise keys with their own limits', async () => {
+    const created = await keys('create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70');
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const res = await fetch(`${api.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('7');
+  });
+
+  it.each([
+    [['create', '--plan', 'gold'], 2, 'Unknown plan "gold"'],
+    [['create'], 2, '--plan is required'],
+    [['create', '--plan', 'enterprise', '--per-minute', '5'], 2, '--per-day'],
+    [['create', '--plan', 'free', '--per-minute', '5', '--per-day', '9'], 2, 'enterprise plan'],
+    [['create', '--plan', 'enterprise', '--per-minute', 'lots', '--per-day', '9'], 2, '--per-minute must be a whole number'],
+    [['create', '--plan', 'free', '--color', 'red'], 2, 'color'],
+    [['revoke'], 2, 'exactly one'],
+    [['revoke', '424242'], 1, 'No key 424242'],
+    [['revoke', 'nonsense'], 2, 'id'],
+    [['launch'], 2, 'Unknown command'],
+  ])('keys %j exits %i: %s', async (args, code, message) => {
+    const result = await keys(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).not.toMatch(/ask_/);
+  });
+
+  it('--help explains every command and exits 0', async () => {
+    const help = await keys('--help');
+    expect(help.code).toBe(0);
+    for (const word of ['create', 'revoke', 'list', '--per-minute', 'Exit codes']) expect(help.stdout).toContain(word);
+  });
+});
