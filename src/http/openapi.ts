@@ -2,11 +2,36 @@ import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
 import { BODY_ARGUMENT, routedFields, type RoutedField } from './rest-routes.js';
+import { PLANS } from '../limits/plans.js';
 import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
 
 type Document = OpenAPIV3.Document;
 type Operation = OpenAPIV3.OperationObject;
 type Schema = OpenAPIV3.SchemaObject;
+
+const plans = Object.entries(PLANS).map(([plan, limits]) =>
+  `| ${plan} | ${limits ? limits.perMinute.toLocaleString('en') : 'custom'} | ${limits ? limits.perDay.toLocaleString('en') : 'custom'} |`);
+
+const DESCRIPTION = `An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated).
+The same operations are served as GraphQL at \`/graphql\`.
+
+## Authentication
+Every operation needs an API key: \`Authorization: Bearer <key>\` (the scheme in any case). A missing,
+unknown or revoked key gets \`401 UNAUTHENTICATED\` with \`WWW-Authenticate: Bearer\`.
+
+## Rate limits
+Each key has two fixed windows, a minute and a day, by plan:
+
+| Plan | Requests per minute | Requests per day |
+|---|---|---|
+${plans.join('\n')}
+
+Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (this request counted) and
+\`X-RateLimit-Reset\` (unix seconds) for the window with the fewest requests remaining (the shorter one on
+a tie). Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
+window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
+(\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
+client address (60 a minute).`;
 
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -148,9 +173,7 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
     info: {
       title: 'Animal Store API',
       version: '1.0.0',
-      description:
-        'An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated). ' +
-        'Every operation needs an API key as a bearer token. The same operations are served as GraphQL at `/graphql`.',
+      description: DESCRIPTION,
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
