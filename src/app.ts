@@ -1,25 +1,30 @@
 import { createServerAdapter } from '@whatwg-node/server';
-import type { Config } from './config.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { useIdentify, useRequireKey } from './auth/use-auth.js';
+import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { petStore } from './db/pets.js';
+import { openApiJson } from './http/documents.js';
 import { graphiqlPage, wantsHtml } from './http/graphiql.js';
 import { createGraphQL, GRAPHQL_PATH } from './http/graphql.js';
 import { createHealth } from './http/health.js';
-import { openApiJson } from './http/documents.js';
-import { createRest } from './http/rest.js';
+import { restDocs } from './http/rest-docs.js';
 import { REST_BASE } from './http/rest-routes.js';
+import { createRest } from './http/rest.js';
 import type { ServerContext } from './http/server-context.js';
-import { usePublicEndpoints } from './http/use-public-endpoints.js';
-import { useRequestScope } from './http/use-request-scope.js';
+import { staticAsset } from './http/static-asset.js';
+import { useCors } from './http/use-cors.js';
+import { usePublicEndpoints, type PublicEndpoint } from './http/use-public-endpoints.js';
+import { useRequestLog } from './http/use-request-log.js';
 import { useTransportGuards } from './http/use-transport-guards.js';
 import { createLimits } from './limits/limiters.js';
 import { connectRedis } from './limits/redis.js';
 import { useRateLimit } from './limits/use-rate-limit.js';
 import { log } from './log.js';
+import { createMetrics } from './metrics/metrics.js';
+import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './metrics/use-metrics.js';
 import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
 
@@ -43,41 +48,49 @@ export async function createApp(config: Config): Promise<App> {
     await dataSource.destroy();
     throw error;
   }
-
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);
+
   const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds);
   const limits = createLimits(config.limits, redis?.client, config.redisPrefix);
-
+  const metrics = createMetrics(dataSource);
   const pets = petStore(dataSource);
   const context = (): Context => ({ pets });
   const rest = createRest(schema, context);
-  const graphql = createGraphQL(schema, context);
+  const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);
-  const openApi = openApiJson(schema, rest.sofaDocument);
+  const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = graphiqlPage();
-  const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  // Answered before anything is counted: load balancers and scrapers probe often.
+  const probes: Record<string, PublicEndpoint> = {
+    '/healthz': { get: health.healthz },
+    '/readyz': { get: health.readyz },
+    '/metrics': metricsEndpoint(metrics, config.metricsToken),
+  };
+  // Anyone may read these, counted against the client's address like any request without a key.
+  const pages: Record<string, PublicEndpoint> = {
+    [`${REST_BASE}/openapi.json`]: { get: openApi },
+    [GRAPHQL_PATH]: { shared: true, get: (request) => (wantsHtml(request) ? graphiql(request) : undefined) },
+    ...restDocs(),
+  };
+  const publicPaths = new Set([...Object.keys(probes), ...Object.keys(pages)]);
 
   const handle = createServerAdapter<ServerContext>(
     (request, serverContext) => (serverContext.surface === 'graphql'
       ? graphql.fetch(request, serverContext)
       : rest.handle(request, serverContext, serverContext.body)),
     {
-      // The request pipeline, in order. Probes are answered before anything is counted; every other
-      // request is counted (anonymous ones by address) before the pages anyone may read, and before
-      // the key is required.
+      // The request pipeline, in order.
       plugins: [
-        useRequestScope(),
-        usePublicEndpoints({ '/healthz': { get: health.healthz }, '/readyz': { get: health.readyz } }),
+        useRequestLog(publicPaths),
+        useMetrics(metrics, publicPaths),
+        useCors(config.corsOrigins),
+        usePublicEndpoints(probes),
         useIdentify(authenticate, config.trustProxyHops),
         useRateLimit(limits, config.limits),
-        usePublicEndpoints({
-          [`${REST_BASE}/openapi.json`]: {
-            get: () => new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
-          },
-          [GRAPHQL_PATH]: { shared: true, get: (request) => (wantsHtml(request) ? html(graphiql) : undefined) },
-        }),
+        usePublicEndpoints(pages),
         useRequireKey(),
         useTransportGuards(),
       ],

@@ -17,7 +17,16 @@ export interface Config {
   /** How many proxies in front append to X-Forwarded-For; 0: the socket's address is the client's. */
   readonly trustProxyHops: number;
   readonly limits: LimitsConfig;
+  /** Origins browsers may call from; '*' for any. */
+  readonly corsOrigins: readonly string[];
+  /** `json` (one line per entry), `pretty` (for people), or `auto`: pretty in a terminal. */
+  readonly logFormat: LogFormat;
+  /** When set, /metrics wants `Authorization: Bearer <token>`; otherwise it is public. */
+  readonly metricsToken: string | undefined;
 }
+
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LimitsConfig {
   /** Requests a minute per client address without a valid key. */
@@ -58,11 +67,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     windows: { minute: 60, day: 86_400 },
   };
 
+  // Any origin while trying the service out on the embedded store; none by default once it runs on MySQL.
+  const corsOrigins = origins(env.CORS_ORIGINS ?? (database.kind === 'sqlite' ? '*' : ''), problems);
+  const logFormat = oneOf(env.LOG_FORMAT, 'LOG_FORMAT', LOG_FORMATS, 'auto', problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
-    logLevel, keyCacheTtlSeconds, trustProxyHops, limits,
+    logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
   });
+}
+
+function origins(raw: string, problems: string[]): string[] {
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of list) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try { parsed = new URL(origin); } catch { /* reported below */ }
+    if (!parsed || parsed.origin !== origin) {
+      problems.push(`CORS_ORIGINS must list origins like https://app.example.com (scheme, host, optional port; no path), or *; got "${origin}"`);
+    }
+  }
+  return list;
 }
 
 function trustProxy(raw: string | undefined, problems: string[]): number {

@@ -1,12 +1,21 @@
 import { ConfigError, loadConfig } from './config.js';
-import { log } from './log.js';
+import { configureLog, log } from './log.js';
 import { serve } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  configureLog({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY) });
   const running = await serve(config);
-  log.info({ url: running.url, ...running.app.backends }, `Animal Store API listening on ${running.url}`);
-  log.info(`REST ${running.url}/v1/pets · OpenAPI ${running.url}/v1/openapi.json · GraphQL and GraphiQL ${running.url}/graphql`);
+  const { url } = running;
+  log.info({
+    url,
+    rest: `${url}/v1/pets`,
+    docs: `${url}/v1/docs (OpenAPI: ${url}/v1/openapi.json)`,
+    graphql: `${url}/graphql (open it in a browser for GraphiQL)`,
+    probes: `${url}/healthz ${url}/readyz ${url}/metrics`,
+    ...running.app.backends,
+    ...(config.database.kind === 'sqlite' ? { firstKey: 'npm run --silent keys -- create --plan free' } : {}),
+  }, `Animal Store API listening on ${url}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -45,7 +45,7 @@ const yogaLogger: YogaLogger = {
   error: (...args) => log.debug({ yoga: args }, 'yoga error'),
 };
 
-export function createGraphQL(schema: GraphQLSchema, context: (serverContext: ServerContext) => object) {
+export function createGraphQL(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, plugins: Plugin[] = []) {
   return createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -58,6 +58,6 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     logging: yogaLogger,
     maskedErrors: { maskError: (error) => toAppError(error) },
     context: (initial) => context(initial),
-    plugins: [useParsedBody(), useErrorCodes()],
+    plugins: [useParsedBody(), useErrorCodes(), ...plugins],
   });
 }

@@ -16,4 +16,6 @@ export interface ServerContext {
   address?: string;
   /** The rate-limit headers every response of this request carries. */
   rateLimitHeaders?: Record<string, string>;
+  /** Why the request was refused with 429, for the metrics. */
+  refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
 }

@@ -1,32 +1,10 @@
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
 import { appError, isAppError, renderError, type Surface } from '../errors.js';
 import { readJsonBody } from './body.js';
-import { GRAPHQL_PATH } from './graphql.js';
-import { REST_BASE, REST_ROUTES, routeKey } from './rest-routes.js';
+import { REST_BASE } from './rest-routes.js';
+import { matchApiRoute } from './routes.js';
 import type { ServerContext } from './server-context.js';
 import { surfaceOf } from './surface.js';
-
-interface RouteEntry {
-  readonly pattern: RegExp;
-  readonly surface: Surface;
-  /** Method → REST route key (`METHOD /path`), or '' for GraphQL. */
-  readonly methods: ReadonlyMap<string, string>;
-}
-
-/** Every authenticated route: the REST routes SOFA builds, and /graphql. */
-function routeTable(): RouteEntry[] {
-  const byPath = new Map<string, Map<string, string>>();
-  for (const route of Object.values(REST_ROUTES)) {
-    const methods = byPath.get(route.path) ?? new Map<string, string>();
-    byPath.set(route.path, methods.set(route.method, routeKey(route)));
-  }
-  const rest = [...byPath].map(([path, methods]): RouteEntry => ({
-    pattern: new RegExp(`^${REST_BASE}${path.replace(/:\w+/g, '[^/]+')}$`),
-    surface: 'rest',
-    methods,
-  }));
-  return [...rest, { pattern: new RegExp(`^${GRAPHQL_PATH}$`), surface: 'graphql', methods: new Map([['GET', ''], ['POST', '']]) }];
-}
 
 /**
  * What GraphQL never sees: unknown routes (404), other methods (405 with Allow), and a POST's body,
@@ -34,10 +12,9 @@ function routeTable(): RouteEntry[] {
  * surfaces.
  */
 export function useTransportGuards(): ServerAdapterPlugin<ServerContext> {
-  const routes = routeTable();
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
-      const route = routes.find((r) => r.pattern.test(url.pathname));
+      const route = matchApiRoute(url.pathname);
       const surface: Surface = route?.surface ?? surfaceOf(url);
       try {
         if (!route) throw appError('NOT_FOUND', `No route ${url.pathname}; see ${REST_BASE}/openapi.json`);

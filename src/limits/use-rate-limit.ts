@@ -29,7 +29,9 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): ServerAdapte
     async onRequest({ url, serverContext, endResponse }) {
       const verdict = await limits.check(subjectOf(serverContext));
       serverContext.rateLimitHeaders = verdict.headers;
-      if (!verdict.allowed) endResponse(renderError(appError(verdict.code, verdict.message), surfaceOf(url)));
+      if (verdict.allowed) return;
+      serverContext.refusal = verdict.code;
+      endResponse(renderError(appError(verdict.code, verdict.message), surfaceOf(url)));
     },
     onResponse({ serverContext, response }) {
       for (const [name, value] of Object.entries(serverContext.rateLimitHeaders ?? {})) response.headers.set(name, value);

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data' }, redisUrl: undefined, redisPrefix: 'animal-store',
       logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
+      corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined,
     });
   });
 
@@ -14,11 +15,13 @@ describe('loadConfig', () => {
     expect(loadConfig({
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
       REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
-      BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120',
+      BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
+      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store' }, redisUrl: 'redis://cache:6379',
       redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
+      corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me',
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxyHops).toBe(0);
@@ -39,6 +42,9 @@ describe('loadConfig', () => {
     ['BAN_THRESHOLD', { BAN_THRESHOLD: '-2' }],
     ['BAN_WINDOW_SECONDS', { BAN_WINDOW_SECONDS: '1.5' }],
     ['BAN_SECONDS', { BAN_SECONDS: 'forever' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example/path' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example' }],
+    ['LOG_FORMAT', { LOG_FORMAT: 'xml' }],
   ])('rejects a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -1,0 +1,39 @@
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+
+/** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
+const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id'];
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+
+/**
+ * CORS for the origins in CORS_ORIGINS. Keys travel in the Authorization header, never in cookies, so
+ * credentials are not allowed. A preflight is answered here, before any key is asked for or counted.
+ */
+export function useCors(origins: readonly string[]): ServerAdapterPlugin {
+  const any = origins.includes('*');
+  const allowed = (origin: string | null): origin is string => origin !== null && (any || origins.includes(origin));
+  return {
+    onRequest({ request, endResponse }) {
+      if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return;
+      const origin = request.headers.get('origin');
+      const headers: Record<string, string> = { Vary: 'Origin', 'Content-Length': '0' };
+      if (allowed(origin)) {
+        Object.assign(headers, {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Allow-Methods': 'GET, POST',
+          'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+          'Access-Control-Max-Age': '600',
+        });
+      }
+      // A refused origin still gets a 204: without the Allow headers, the browser stops there.
+      endResponse(new Response(null, { status: 204, headers }));
+    },
+    onResponse({ request, response }) {
+      const origin = request.headers.get('origin');
+      // The answer depends on the Origin: caches must keep one per origin.
+      if (!/\bOrigin\b/.test(response.headers.get('vary') ?? '')) response.headers.append('Vary', 'Origin');
+      if (!allowed(origin)) return;
+      response.headers.set('Access-Control-Allow-Origin', origin);
+      response.headers.set('Access-Control-Expose-Headers', EXPOSED.join(', '));
+    },
+  };
+}

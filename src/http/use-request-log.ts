@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import { log, requestScope } from '../log.js';
+import { routeLabel } from './routes.js';
+import type { ServerContext } from './server-context.js';
+
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+
+interface Started {
+  readonly id: string;
+  readonly at: number;
+}
+
+/**
+ * Gives each request an id (the caller's X-Request-Id when it is a sane token) that every log line of
+ * the request carries and the response returns, and writes one line per request: method, path, route,
+ * status, duration, the key's public prefix. Never the key, the Authorization header or a body.
+ */
+export function useRequestLog(publicPaths: ReadonlySet<string>): ServerAdapterPlugin<ServerContext> {
+  const started = new WeakMap<Request, Started>();
+  const start = (request: Request): Started => {
+    let found = started.get(request);
+    if (!found) {
+      const incoming = request.headers.get('x-request-id');
+      found = { id: incoming && SAFE_ID.test(incoming) ? incoming : randomUUID(), at: performance.now() };
+      started.set(request, found);
+    }
+    return found;
+  };
+  return {
+    instrumentation: {
+      request: ({ request }, wrapped) => requestScope.run({ requestId: start(request).id }, wrapped),
+    },
+    onResponse({ request, response, serverContext }) {
+      const { id, at } = start(request);
+      response.headers.set('X-Request-Id', id);
+      const { pathname } = new URL(request.url);
+      const { caller, address } = serverContext;
+      log.info({
+        method: request.method, path: pathname, route: routeLabel(pathname, publicPaths), status: response.status,
+        durationMs: Math.round((performance.now() - at) * 10) / 10,
+        keyPrefix: caller?.kind === 'key' ? caller.key.prefix : undefined, client: address,
+      }, `${request.method} ${pathname} ${response.status}`);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { appError, renderError } from '../errors.js';
+import { bearerToken } from '../auth/keys.js';
+import { routeLabel } from '../http/routes.js';
+import type { ServerContext } from '../http/server-context.js';
+import type { PublicEndpoint } from '../http/use-public-endpoints.js';
+import type { Metrics } from './metrics.js';
+
+/** Request count and latency by route and status, and refusals by reason, for every response. */
+export function useMetrics(metrics: Metrics, publicPaths: ReadonlySet<string>): ServerAdapterPlugin<ServerContext> {
+  const started = new WeakMap<Request, number>();
+  return {
+    onRequest({ request }) { started.set(request, performance.now()); },
+    onResponse({ request, response, serverContext }) {
+      const labels = { method: request.method, route: routeLabel(new URL(request.url).pathname, publicPaths), status: response.status };
+      metrics.requests.inc(labels);
+      metrics.duration.observe(labels, (performance.now() - (started.get(request) ?? performance.now())) / 1000);
+      if (serverContext.refusal) metrics.refusals.inc({ reason: serverContext.refusal });
+    },
+  };
+}
+
+/** Operation names come from clients: past this many, new ones are counted as `other`. */
+const MAX_OPERATION_NAMES = 200;
+
+export function useGraphQLMetrics(metrics: Metrics): Plugin {
+  const seen = new Set<string>();
+  return {
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      let name = operation?.name?.value ?? 'anonymous';
+      if (!seen.has(name)) {
+        if (seen.size >= MAX_OPERATION_NAMES) name = 'other';
+        else seen.add(name);
+      }
+      metrics.operations.inc({ operation: name, type: operation?.operation ?? 'unknown' });
+    },
+  };
+}
+
+/** `/metrics` in Prometheus' text format: public, or for `Authorization: Bearer <METRICS_TOKEN>` only. */
+export function metricsEndpoint(metrics: Metrics, token: string | undefined): PublicEndpoint {
+  const expected = token ? Buffer.from(token) : undefined;
+  return {
+    async get(request) {
+      if (expected) {
+        const given = Buffer.from(bearerToken(request.headers.get('authorization')) ?? '');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+          return renderError(appError('UNAUTHENTICATED', '/metrics needs Authorization: Bearer <METRICS_TOKEN>'), 'rest', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        }
+      }
+      return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+
+const APP = 'https://app.example.com';
+const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id'];
+
+let api: TestServer;
+beforeAll(async () => { api = await startServer({ env: { CORS_ORIGINS: `${APP}, http://localhost:3000` } }); });
+afterAll(async () => { await api?.close(); });
+
+const preflight = (path: string, origin: string) => fetch(`${api.url}${path}`, {
+  method: 'OPTIONS',
+  headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+});
+
+describe('CORS', () => {
+  it.each(['/v1/pets', '/v1/pets/1', '/graphql'])('answers a preflight for %s without a key, counting nothing', async (path) => {
+    const remaining = async () => Number((await fetch(`${api.url}/v1/pets`)).headers.get('x-ratelimit-remaining'));
+    const before = await remaining();
+    for (let i = 0; i < 4; i += 1) {
+      const res = await preflight(path, APP);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+      expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(res.headers.get('vary')).toMatch(/Origin/);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+    // Only the probe requests themselves were counted, not the four preflights between them.
+    expect(await remaining()).toBe(before - 1);
+  });
+
+  it('lets the allowed origin read the limit, lifecycle and request-id headers, errors included', async () => {
+    const ok = await api.get('/v1/pets/1', { origin: APP });
+    const missing = await fetch(`${api.url}/v1/pets`, { headers: { origin: APP } });
+    for (const res of [ok, missing]) {
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(res.headers.get('access-control-expose-headers')!.split(', ')).toEqual(EXPOSED);
+      expect(res.headers.get('vary')).toMatch(/Origin/);
+    }
+    expect(missing.status).toBe(401);
+  });
+
+  it('gives any other origin nothing to read', async () => {
+    const res = await preflight('/v1/pets', 'https://evil.example');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const get = await api.get('/v1/pets', { origin: 'https://evil.example' });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows any origin on the embedded default, and none on MySQL unless CORS_ORIGINS says so', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(loadConfig({}).corsOrigins).toEqual(['*']);
+    expect(loadConfig({ DATABASE_URL: 'mysql://u@db/x' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ DATABASE_URL: 'mysql://u@db/x', CORS_ORIGINS: APP }).corsOrigins).toEqual([APP]);
+  });
+});
