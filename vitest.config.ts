@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,6 +9,9 @@ if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
 }
 
 const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
+// The browser tests use Debian's Chromium. A fresh machine may not have it (see README); CI installs it
+// and then a missing browser is a failure, like a missing MySQL.
+const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || process.env.CI === 'true';
 
 export default defineConfig({
   // Node resolves `graphql` to its CommonJS build (the package has no "exports"), Vite to index.mjs: two
@@ -17,6 +21,9 @@ export default defineConfig({
     projects: [
       { extends: true as const, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
       { extends: true as const, test: { ...shared, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
+      ...(chromium
+        ? [{ extends: true as const, test: { ...shared, testTimeout: 60_000, name: 'browser', include: ['test/browser/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
+        : []),
       ...(mysql
         ? [{ extends: true as const, test: { ...shared, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
         : []),

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium: the tests never download a browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+const LOCAL = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export interface TestBrowser {
+  readonly browser: Browser;
+  /** A page in a fresh context whose requests to any non-local host fail, as on a machine offline. */
+  page(): Promise<Page>;
+  /** Every non-local URL a page tried to load. */
+  readonly external: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(): Promise<TestBrowser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // Without the networking flags Chromium keeps calling Google's hosts, which this network refuses.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const external: string[] = [];
+  return {
+    browser,
+    external,
+    async page() {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      await context.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (LOCAL.has(url.hostname) || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue();
+        external.push(url.href);
+        return route.abort();
+      });
+      return context.newPage();
+    },
+    close: () => browser.close(),
+  };
+}
