@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freshStore, keyOn, type Store } from '../support/backend.js';
-import { listeningUrl, spawnServer, type ServerProcess } from '../support/process.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyOn } from '../support/backend.js';
+import { listeningUrl, spawnedServers } from '../support/process.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 describe('GET /metrics', () => {
@@ -87,17 +87,10 @@ describe('GET /v1/docs', () => {
 });
 
 describe('request logs', () => {
-  let server: ServerProcess | undefined;
-  let store: Store | undefined;
-  afterEach(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
-    await store?.drop();
-  });
+  const servers = spawnedServers();
 
   it('writes one JSON line per request: id, method, route, status, duration, key prefix; never the key or the body', async () => {
-    store = await freshStore();
-    server = spawnServer(store.env);
+    const { server, store } = await servers.start();
     const url = await listeningUrl(server);
     const auth = await keyOn(store);
     const key = auth.authorization.slice('Bearer '.length);

@@ -1,22 +1,13 @@
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { backend, freshStore, keyOn, type Store } from '../support/backend.js';
-import { listeningUrl, spawnServer, type ServerProcess } from '../support/process.js';
+import { describe, expect, it } from 'vitest';
+import { backend, keyOn } from '../support/backend.js';
+import { listeningUrl, spawnedServers } from '../support/process.js';
 
-let server: ServerProcess | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  server?.child.kill('SIGKILL');
-  await server?.exited;
-  await store?.drop();
-  server = undefined;
-  store = undefined;
-});
+const servers = spawnedServers();
 
 describe('the service process', () => {
   it('logs where it listens and which database it uses', async () => {
-    store = await freshStore();
-    server = spawnServer(store.env);
+    const { server, store } = await servers.start();
     const url = await listeningUrl(server);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.output()).toContain(backend === 'mysql' ? '"database":"MySQL at' : '"database":"SQLite at');
@@ -25,8 +16,7 @@ describe('the service process', () => {
   });
 
   it('starts with Redis unreachable and warns once per outage, not once per retry', async () => {
-    store = await freshStore();
-    server = spawnServer({ ...store.env, REDIS_URL: 'redis://127.0.0.1:1' });
+    const { server, store } = await servers.start({ REDIS_URL: 'redis://127.0.0.1:1' });
     const url = await listeningUrl(server);
     expect(server.output()).toContain('"rateLimits":"Redis at 127.0.0.1:1');
     const auth = await keyOn(store);
@@ -36,7 +26,7 @@ describe('the service process', () => {
   });
 
   it('refuses invalid settings, naming each one, without a stack trace', async () => {
-    server = spawnServer({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x@y/z' });
+    const { server } = await servers.start({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x@y/z' });
     expect(await server.exited).toBe(1);
     const output = server.output();
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(output).toContain(name);
@@ -44,8 +34,7 @@ describe('the service process', () => {
   });
 
   it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
-    store = await freshStore();
-    server = spawnServer(store.env);
+    const { server, store } = await servers.start();
     const url = new URL(await listeningUrl(server));
     const auth = await keyOn(store);
     const body = JSON.stringify({ name: 'Late', categoryId: 1 });
@@ -61,7 +50,7 @@ describe('the service process', () => {
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {
-        server!.child.kill('SIGTERM');
+        server.child.kill('SIGTERM');
         setTimeout(() => req.end(body.slice(10)), 300);
       }, 200);
     });
@@ -74,8 +63,7 @@ describe('the service process', () => {
   });
 
   it('answers an unexpected failure with 500 INTERNAL, hiding its cause and logging it with the request id', async () => {
-    store = await freshStore();
-    server = spawnServer(store.env);
+    const { server, store } = await servers.start();
     const url = await listeningUrl(server);
     const auth = await keyOn(store);
     await store.exec('DROP TABLE pets');

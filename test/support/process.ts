@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { freshStore, type Store } from './backend.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -52,4 +54,24 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
 export async function listeningUrl(server: ServerProcess): Promise<string> {
   const line = await server.waitFor(/"msg":"Animal Store API listening/);
   return JSON.parse(line).url as string;
+}
+
+/** Spawns servers, each on a fresh store, and kills them and drops their stores after each test. */
+export function spawnedServers() {
+  const running: { server: ServerProcess; store: Store }[] = [];
+  afterEach(async () => {
+    for (const { server, store } of running.splice(0)) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+      await store.drop();
+    }
+  });
+  return {
+    async start(env: Record<string, string> = {}) {
+      const store = await freshStore();
+      const server = spawnServer({ ...store.env, ...env });
+      running.push({ server, store });
+      return { server, store };
+    },
+  };
 }
