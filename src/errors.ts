@@ -25,8 +25,11 @@ export function appError(code: ErrorCode, message: string): AppError {
   return createGraphQLError(message, { extensions: { code, status: STATUS[code] } }) as AppError;
 }
 
+/** One of ours: a code from the table with its status (yoga's own errors may carry a bare code). */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof GraphQLError && typeof error.extensions.code === 'string' && error.extensions.code in STATUS;
+  if (!(error instanceof GraphQLError)) return false;
+  const { code, status } = error.extensions;
+  return typeof code === 'string' && Object.hasOwn(STATUS, code) && status === STATUS[code as ErrorCode];
 }
 
 /**
@@ -41,19 +44,32 @@ export function toAppError(error: unknown): AppError {
     let cause: unknown = error;
     while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
     if (cause instanceof GraphQLError) {
-      return withLocation(appError(isAppError(cause) ? cause.extensions.code : 'BAD_REQUEST', error.message), error);
+      return withLocation(appError(isAppError(cause) ? cause.extensions.code : clientCode(error), error.message), error);
     }
   }
   log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
   return withLocation(appError('INTERNAL', 'Internal error'), error);
 }
 
-/** Keeps the path and locations a GraphQL client uses to find the failing field. */
+/** yoga marks its own refusals (a mutation over GET: 405) with an HTTP status; the code follows it. */
+function clientCode(error: GraphQLError): ErrorCode {
+  const status = (error.extensions.http as { status?: number } | undefined)?.status;
+  const byStatus = Object.entries(STATUS).find(([, s]) => s === status && s < 500);
+  return (byStatus?.[0] as ErrorCode | undefined) ?? 'BAD_REQUEST';
+}
+
+/**
+ * Keeps what the replaced error carried besides its message: the path and locations a GraphQL client
+ * uses to find the failing field, and yoga's `extensions.http` (status and headers such as Allow), which
+ * yoga reads for the response and leaves out of the body.
+ */
 function withLocation(target: AppError, source: unknown): AppError {
-  if (!(source instanceof GraphQLError) || (source.path === undefined && source.nodes === undefined)) return target;
+  if (!(source instanceof GraphQLError)) return target;
+  const { http } = source.extensions;
+  if (source.path === undefined && source.nodes === undefined && http === undefined) return target;
   return createGraphQLError(target.message, {
     nodes: source.nodes, source: source.source, positions: source.positions, path: source.path,
-    extensions: target.extensions,
+    extensions: http === undefined ? target.extensions : { ...target.extensions, http },
   }) as AppError;
 }
 

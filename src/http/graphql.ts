@@ -1,5 +1,4 @@
-import { createGraphQLError } from '@graphql-tools/utils';
-import type { ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { toAppError } from '../errors.js';
 import { log } from '../log.js';
@@ -7,23 +6,12 @@ import type { ServerContext } from './server-context.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
-/**
- * Codes on every error, including graphql-js's own syntax and validation errors, which never pass through
- * masking. `extensions.http` stays: yoga reads it for the GraphQL-over-HTTP status.
- */
+/** Codes on every error, including graphql-js's own syntax and validation errors, which never pass through masking. */
 function useErrorCodes(): Plugin {
-  const withCode = (error: GraphQLError): GraphQLError => {
-    const coded = toAppError(error);
-    if (coded === error || !error.extensions.http) return coded;
-    return createGraphQLError(coded.message, {
-      nodes: coded.nodes, source: coded.source, positions: coded.positions, path: coded.path,
-      extensions: { ...coded.extensions, http: error.extensions.http },
-    });
-  };
   return {
     onExecutionResult({ result, setResult }) {
       if (!result || Array.isArray(result) || !('errors' in result) || !result.errors) return;
-      setResult({ ...(result as ExecutionResult), errors: result.errors.map(withCode) });
+      setResult({ ...(result as ExecutionResult), errors: result.errors.map(toAppError) });
     },
   };
 }

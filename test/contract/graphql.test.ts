@@ -98,6 +98,8 @@ describe('POST /graphql', () => {
       headers: { ...api.headers, accept: 'application/json' },
     });
     expect(mutation.status).toBe(405);
+    expect(mutation.headers.get('allow')).toBe('POST');
+    expect((await mutation.json()).errors[0].extensions).toEqual({ code: 'METHOD_NOT_ALLOWED', status: 405 });
   });
 });
 

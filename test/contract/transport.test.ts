@@ -122,6 +122,18 @@ describe('request bodies', () => {
     expect(res.body).toEqual({ errors: [{ message: expect.stringContaining('not valid JSON'), extensions: { code: 'BAD_REQUEST', status: 400 } }] });
   });
 
+  it.each([
+    ['a batch', '[{"query":"{ pets { id } }"}]'],
+    ['a string', '"{ pets { id } }"'],
+    ['a numeric query', '{"query": 5}'],
+    ['variables that are not an object', '{"query":"{ pets { id } }","variables":"x"}'],
+    ['no query', '{}'],
+  ])('POST /graphql with %s answers with code and status BAD_REQUEST', async (_case, body) => {
+    const res = await post('/graphql', body, 'application/json');
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
+  });
+
   it('POST /graphql with text/plain answers 415 in the GraphQL shape', async () => {
     const res = await post('/graphql', '{ pets { id } }', 'text/plain');
     expect(res.status).toBe(415);
