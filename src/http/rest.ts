@@ -73,7 +73,7 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: objec
     schema: decodeNumerals(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
-    context: ({ request: _request, ...serverContext }) => context(serverContext),
+    context: (serverContext) => context(serverContext),
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
     swaggerUI: { endpoint: false },
