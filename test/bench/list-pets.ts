@@ -32,11 +32,15 @@ function start(args: string[], env: Record<string, string>): Promise<string> {
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       out += chunk;
       const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
+      if (!match) return;
+      // From here on the request log is written as in production, and thrown away.
+      child.stdout!.off('data', read).resume();
+      resolve(match[1]!);
+    };
+    child.stdout!.on('data', read);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
 }
