@@ -80,7 +80,7 @@ export async function createApp(config: Config): Promise<App> {
   const handle = createServerAdapter<ServerContext>(
     (request, serverContext) => (serverContext.surface === 'graphql'
       ? graphql.fetch(request, serverContext)
-      : rest.handle(request, serverContext, serverContext.body)),
+      : rest.handle(request, serverContext)),
     {
       // The request pipeline, in order.
       plugins: [

@@ -1,5 +1,5 @@
 import type { ApiKeyStore } from '../db/api-keys.js';
-import { PLANS, type Plan } from '../limits/plans.js';
+import { limitsOf, type Plan } from '../limits/plans.js';
 import { bearerToken, hashKey, looksLikeKey } from './keys.js';
 
 /** A key that may be used now, with the limits it is held to. */
@@ -30,9 +30,8 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number) {
     const hit = cache.get(hash);
     if (hit && hit.expires > now) return hit.key;
     const record = await keys.findByHash(hash);
-    const limits = record && (PLANS[record.plan] ?? { perMinute: record.perMinute ?? 0, perDay: record.perDay ?? 0 });
-    const key = record && !record.revokedAt && limits
-      ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limits }
+    const key = record && !record.revokedAt
+      ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record) }
       : null;
     if (ttlSeconds > 0) {
       cache.delete(hash);

@@ -52,7 +52,3 @@ export async function revokeKey(store: ApiKeyStore, idOrKey: string): Promise<Ap
   if (record) await store.revoke(record.id);
   return record;
 }
-
-export function limitsOf(record: ApiKeyRecord): { perMinute: number; perDay: number } {
-  return PLANS[record.plan] ?? { perMinute: record.perMinute ?? 0, perDay: record.perDay ?? 0 };
-}

@@ -3,13 +3,13 @@
  * (DATABASE_URL or DATA_DIR). Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { createKey, KeyAdminError, limitsOf, revokeKey } from '../auth/key-admin.js';
+import { createKey, KeyAdminError, revokeKey } from '../auth/key-admin.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
 import { createDataSource } from '../db/data-source.js';
 import { migrate } from '../db/migrate.js';
-import { PLAN_NAMES } from '../limits/plans.js';
+import { limitsOf, PLAN_NAMES } from '../limits/plans.js';
 
 const HELP = `Manage API keys.
 

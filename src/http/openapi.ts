@@ -144,11 +144,10 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
  */
 export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): Document {
   const doc = structuredClone(sofaDocument);
+  const routes = routedFields(schema).map((routed) => ({ routed, path: routed.route.path.replace(/:(\w+)/g, '{$1}') }));
   // The spec's order (list, add, get) rather than SOFA's.
-  const order = [...new Set(routedFields(schema).map(({ route }) => route.path.replace(/:(\w+)/g, '{$1}')))];
-  doc.paths = Object.fromEntries(order.map((path) => [path, doc.paths[path]]));
-  for (const routed of routedFields(schema)) {
-    const path = routed.route.path.replace(/:(\w+)/g, '{$1}');
+  doc.paths = Object.fromEntries(routes.map(({ path }) => [path, doc.paths[path]]));
+  for (const { routed, path } of routes) {
     const operation = doc.paths[path]?.[routed.route.method.toLowerCase() as OpenAPIV3.HttpMethods];
     if (!operation) throw new Error(`SOFA made no operation for ${routed.key}`);
     completeOperation(operation, routed);

@@ -10,9 +10,10 @@ import type { FieldLifecycle } from '../schema/pet.js';
 import { MAX_SAFE_ID } from '../schema/scalars.js';
 import { renderRestErrors } from './rest-errors.js';
 import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields } from './rest-routes.js';
+import type { ServerContext } from './server-context.js';
 
 export interface RestSurface {
-  handle(request: Request, serverContext: object, body: unknown): Promise<Response>;
+  handle(request: Request, serverContext: ServerContext): Promise<Response>;
   /** SOFA's own OpenAPI document, before completion. */
   readonly sofaDocument: OpenAPIV3.Document;
 }
@@ -83,7 +84,8 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: objec
 
   return {
     sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
-    async handle(request, serverContext, body) {
+    async handle(request, serverContext) {
+      const { body, restRoute } = serverContext;
       let response: Response;
       try {
         response = await sofa.handleRequest(body === undefined ? request : bodyAsArgument(request, body), serverContext)
@@ -91,8 +93,7 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: objec
       } catch (error) {
         response = renderRestErrors([error]);
       }
-      const route = (serverContext as { restRoute?: string }).restRoute;
-      for (const [name, value] of (route && headersByRoute.get(route)) || []) response.headers.set(name, value);
+      for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
       return response;
     },
   };

@@ -1,5 +1,5 @@
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
-import { appError, isAppError, renderError, type Surface } from '../errors.js';
+import { appError, isAppError, renderError } from '../errors.js';
 import { readJsonBody } from './body.js';
 import { REST_BASE } from './rest-routes.js';
 import { matchApiRoute } from './routes.js';
@@ -15,7 +15,7 @@ export function useTransportGuards(): ServerAdapterPlugin<ServerContext> {
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       const route = matchApiRoute(url.pathname);
-      const surface: Surface = route?.surface ?? surfaceOf(url);
+      const surface = surfaceOf(url);
       try {
         if (!route) throw appError('NOT_FOUND', `No route ${url.pathname}; see ${REST_BASE}/openapi.json`);
         const restRoute = route.methods.get(request.method);
