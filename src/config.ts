@@ -1,8 +1,12 @@
 /** The only reader of process.env: every setting is checked here, all problems reported at once. */
 
-export type DatabaseConfig =
+export type DatabaseConfig = (
   | { readonly kind: 'sqlite'; readonly dir: string }
-  | { readonly kind: 'mysql'; readonly url: string };
+  | { readonly kind: 'mysql'; readonly url: string }
+) & {
+  /** The longest a statement may run (or wait for a lock) before the request gets 503 instead of hanging. */
+  readonly statementTimeoutSeconds: number;
+};
 
 export interface Config {
   readonly port: number;
@@ -23,6 +27,30 @@ export interface Config {
   readonly logFormat: LogFormat;
   /** When set, /metrics wants `Authorization: Bearer <token>`; otherwise it is public. */
   readonly metricsToken: string | undefined;
+  readonly graphql: OperationLimits;
+  readonly http: HttpLimits;
+}
+
+/** What one GraphQL operation may ask for, checked before it runs. */
+export interface OperationLimits {
+  /** Root fields per operation, aliases included: each costs a point. */
+  readonly maxRootFields: number;
+  /** Nesting of selections: `{ pets { id } }` is 2 deep. */
+  readonly maxDepth: number;
+  /** Lexical tokens in the document: bounds the work of parsing anything at all. */
+  readonly maxTokens: number;
+  /** Directives per operation, its fragments included. */
+  readonly maxDirectives: number;
+}
+
+/** Bounds on what a client connection may hold: slow or oversized requests are cut off. */
+export interface HttpLimits {
+  /** Time to receive the request line and headers (slowloris). */
+  readonly headersTimeoutSeconds: number;
+  /** Time to receive the whole request, body included. */
+  readonly requestTimeoutSeconds: number;
+  /** Size of the request line and headers together. */
+  readonly maxHeaderBytes: number;
 }
 
 const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -52,9 +80,10 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const port = intInRange(env.PORT, 'PORT', 8080, 0, 65_535, problems);
+  const statementTimeoutSeconds = intInRange(env.STATEMENT_TIMEOUT_SECONDS, 'STATEMENT_TIMEOUT_SECONDS', 5, 1, 300, problems);
   const database: DatabaseConfig = env.DATABASE_URL
-    ? { kind: 'mysql', url: url(env.DATABASE_URL, 'DATABASE_URL', ['mysql:', 'mariadb:'], problems) }
-    : { kind: 'sqlite', dir: env.DATA_DIR || './data' };
+    ? { kind: 'mysql', url: url(env.DATABASE_URL, 'DATABASE_URL', ['mysql:', 'mariadb:'], problems), statementTimeoutSeconds }
+    : { kind: 'sqlite', dir: env.DATA_DIR || './data', statementTimeoutSeconds };
   const redisUrl = env.REDIS_URL ? url(env.REDIS_URL, 'REDIS_URL', ['redis:', 'rediss:'], problems) : undefined;
   const logLevel = oneOf(env.LOG_LEVEL, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
   const keyCacheTtlSeconds = intInRange(env.KEY_CACHE_TTL_SECONDS, 'KEY_CACHE_TTL_SECONDS', 30, 0, 3_600, problems);
@@ -70,11 +99,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Any origin while trying the service out on the embedded store; none by default once it runs on MySQL.
   const corsOrigins = origins(env.CORS_ORIGINS ?? (database.kind === 'sqlite' ? '*' : ''), problems);
   const logFormat = oneOf(env.LOG_FORMAT, 'LOG_FORMAT', LOG_FORMATS, 'auto', problems);
+  const graphql: OperationLimits = {
+    maxRootFields: intInRange(env.GRAPHQL_MAX_ROOT_FIELDS, 'GRAPHQL_MAX_ROOT_FIELDS', 20, 1, 1_000, problems),
+    maxDepth: intInRange(env.GRAPHQL_MAX_DEPTH, 'GRAPHQL_MAX_DEPTH', 8, 2, 100, problems),
+    maxTokens: intInRange(env.GRAPHQL_MAX_TOKENS, 'GRAPHQL_MAX_TOKENS', 2_000, 100, 100_000, problems),
+    maxDirectives: intInRange(env.GRAPHQL_MAX_DIRECTIVES, 'GRAPHQL_MAX_DIRECTIVES', 10, 0, 1_000, problems),
+  };
+  const http: HttpLimits = {
+    headersTimeoutSeconds: intInRange(env.HEADERS_TIMEOUT_SECONDS, 'HEADERS_TIMEOUT_SECONDS', 10, 1, 300, problems),
+    requestTimeoutSeconds: intInRange(env.REQUEST_TIMEOUT_SECONDS, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3_600, problems),
+    maxHeaderBytes: intInRange(env.MAX_HEADER_BYTES, 'MAX_HEADER_BYTES', 16_384, 1_024, 1_048_576, problems),
+  };
+  if (http.requestTimeoutSeconds < http.headersTimeoutSeconds) {
+    problems.push('REQUEST_TIMEOUT_SECONDS must be at least HEADERS_TIMEOUT_SECONDS: the headers are part of the request');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
+    graphql, http,
   });
 }
 

@@ -4,10 +4,12 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to the embedded store on port 8080', () => {
     expect(loadConfig({})).toEqual({
-      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data' }, redisUrl: undefined, redisPrefix: 'animal-store',
-      logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
+      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redisUrl: undefined,
+      redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined,
+      graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10 },
+      http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
   });
 
@@ -16,16 +18,20 @@ describe('loadConfig', () => {
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
       REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
-      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me',
+      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2',
+      GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
+      HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
     })).toEqual({
-      port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store' }, redisUrl: 'redis://cache:6379',
-      redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
+      port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
+      redisUrl: 'redis://cache:6379', redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me',
+      graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0 },
+      http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxyHops).toBe(0);
-    expect(loadConfig({ DATA_DIR: '/var/lib/pets' }).database).toEqual({ kind: 'sqlite', dir: '/var/lib/pets' });
+    expect(loadConfig({ DATA_DIR: '/var/lib/pets' }).database).toEqual({ kind: 'sqlite', dir: '/var/lib/pets', statementTimeoutSeconds: 5 });
   });
 
   it.each([
@@ -45,6 +51,15 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example/path' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example' }],
     ['LOG_FORMAT', { LOG_FORMAT: 'xml' }],
+    ['STATEMENT_TIMEOUT_SECONDS', { STATEMENT_TIMEOUT_SECONDS: '0' }],
+    ['GRAPHQL_MAX_ROOT_FIELDS', { GRAPHQL_MAX_ROOT_FIELDS: '0' }],
+    ['GRAPHQL_MAX_DEPTH', { GRAPHQL_MAX_DEPTH: '1' }],
+    ['GRAPHQL_MAX_TOKENS', { GRAPHQL_MAX_TOKENS: '2k' }],
+    ['GRAPHQL_MAX_DIRECTIVES', { GRAPHQL_MAX_DIRECTIVES: '-1' }],
+    ['HEADERS_TIMEOUT_SECONDS', { HEADERS_TIMEOUT_SECONDS: '0' }],
+    ['REQUEST_TIMEOUT_SECONDS', { REQUEST_TIMEOUT_SECONDS: 'never' }],
+    ['REQUEST_TIMEOUT_SECONDS', { HEADERS_TIMEOUT_SECONDS: '20', REQUEST_TIMEOUT_SECONDS: '10' }],
+    ['MAX_HEADER_BYTES', { MAX_HEADER_BYTES: '100' }],
   ])('rejects a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
