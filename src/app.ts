@@ -1,24 +1,31 @@
-import { createServerAdapter } from '@whatwg-node/server';
+import { createServerAdapter, type ServerAdapterPlugin } from '@whatwg-node/server';
 import { createAuthenticator } from './auth/authenticate.js';
 import { useIdentify, useRequireKey } from './auth/use-auth.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { petStore } from './db/pets.js';
 import { openApiJson } from './http/documents.js';
-import { graphiqlPage, wantsHtml } from './http/graphiql.js';
+import { withErrorBoundary } from './http/error-boundary.js';
+import { graphiqlPage } from './http/graphiql.js';
+import { createOperationChecker } from './http/graphql-params.js';
 import { createGraphQL, GRAPHQL_PATH } from './http/graphql.js';
 import { createHealth } from './http/health.js';
 import { restDocs } from './http/rest-docs.js';
 import { REST_BASE } from './http/rest-routes.js';
 import { createRest } from './http/rest.js';
+import { createRouter } from './http/routing.js';
 import type { ServerContext } from './http/server-context.js';
 import { staticAsset } from './http/static-asset.js';
 import { useCors } from './http/use-cors.js';
-import { usePublicEndpoints, type PublicEndpoint } from './http/use-public-endpoints.js';
+import { useDraining } from './http/use-draining.js';
+import { takesBrowserPage, usePublicEndpoints, type PublicEndpoint } from './http/use-public-endpoints.js';
+import { useRejection, useRequestChecks } from './http/use-request-checks.js';
 import { useRequestLog } from './http/use-request-log.js';
-import { useTransportGuards } from './http/use-transport-guards.js';
+import { useRouting } from './http/use-routing.js';
+import { useSecurityHeaders } from './http/use-security-headers.js';
 import { createLimits } from './limits/limiters.js';
 import { connectRedis } from './limits/redis.js';
 import { useRateLimit } from './limits/use-rate-limit.js';
@@ -33,11 +40,20 @@ export interface App {
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
   /** What the startup log tells the operator. */
   readonly backends: { readonly database: string; readonly rateLimits: string };
+  /** From now on, refuse new requests (503, Retry-After) while those in flight finish. */
+  drain(): void;
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  /** Where windows, bans and the key cache read the time; tests move theirs by hand. */
+  readonly clock?: Clock;
+  /** Steps added just before the surfaces, inside the error boundary: tests make one fail on purpose. */
+  readonly plugins?: ServerAdapterPlugin<ServerContext>[];
+}
+
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
-export async function createApp(config: Config): Promise<App> {
+export async function createApp(config: Config, { clock = systemClock, plugins = [] }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
   const dataSource = createDataSource(config.database);
   await dataSource.initialize();
@@ -52,50 +68,56 @@ export async function createApp(config: Config): Promise<App> {
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);
 
-  const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds);
-  const limits = createLimits(config.limits, redis?.client, config.redisPrefix);
+  const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds, clock);
+  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock);
   const metrics = createMetrics(dataSource);
   const pets = petStore(dataSource);
   const context = (): Context => ({ pets });
-  const rest = createRest(schema, context);
+  const rest = createRest(schema, context, config.graphql);
   const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = graphiqlPage();
+  let draining = false;
 
-  // Answered before anything is counted: load balancers and scrapers probe often.
-  const probes: Record<string, PublicEndpoint> = {
-    '/healthz': { get: health.healthz },
-    '/readyz': { get: health.readyz },
-    '/metrics': metricsEndpoint(metrics, config.metricsToken),
-  };
-  // Anyone may read these, counted against the client's address like any request without a key.
-  const pages: Record<string, PublicEndpoint> = {
-    [`${REST_BASE}/openapi.json`]: { get: openApi },
-    [GRAPHQL_PATH]: { shared: true, get: (request) => (wantsHtml(request) ? graphiql(request) : undefined) },
-    ...restDocs(),
-  };
-  const publicPaths = new Set([...Object.keys(probes), ...Object.keys(pages)]);
+  const route = createRouter({
+    // Answered before anything is counted: load balancers and scrapers probe often.
+    probes: {
+      '/healthz': { get: health.healthz },
+      '/readyz': { get: health.readyz },
+      '/metrics': metricsEndpoint(metrics, config.metricsToken),
+    },
+    // Anyone may read these, counted against the client's address like any request without a key.
+    pages: {
+      [`${REST_BASE}/openapi.json`]: { get: openApi },
+      [GRAPHQL_PATH]: { get: graphiql, takes: takesBrowserPage } satisfies PublicEndpoint,
+      ...restDocs(),
+    },
+  });
 
-  const handle = createServerAdapter<ServerContext>(
-    (request, serverContext) => (serverContext.surface === 'graphql'
+  const pipeline = withErrorBoundary(
+    // The request pipeline, in order.
+    [
+      useRouting(route),
+      useRequestLog(),
+      useMetrics(metrics),
+      useSecurityHeaders(),
+      useDraining(() => draining),
+      useCors(config.corsOrigins),
+      usePublicEndpoints('probe'),
+      useIdentify(authenticate, config.trustProxyHops),
+      useRequestChecks(createOperationChecker(config.graphql)),
+      useRateLimit(limits, config.limits),
+      usePublicEndpoints('page'),
+      useRequireKey(),
+      useRejection(),
+      ...plugins,
+    ],
+    (request, serverContext) => (serverContext.route.surface === 'graphql'
       ? graphql.fetch(request, serverContext)
       : rest.handle(request, serverContext)),
-    {
-      // The request pipeline, in order.
-      plugins: [
-        useRequestLog(publicPaths),
-        useMetrics(metrics, publicPaths),
-        useCors(config.corsOrigins),
-        usePublicEndpoints(probes),
-        useIdentify(authenticate, config.trustProxyHops),
-        useRateLimit(limits, config.limits),
-        usePublicEndpoints(pages),
-        useRequireKey(),
-        useTransportGuards(),
-      ],
-    },
   );
+  const handle = createServerAdapter<ServerContext>(pipeline.handler, { plugins: pipeline.plugins });
 
   return {
     handle,
@@ -103,6 +125,7 @@ export async function createApp(config: Config): Promise<App> {
       database: describeDatabase(config.database),
       rateLimits: redis ? `${redis.describe()} (shared by every instance)` : 'in process (set REDIS_URL to share limits between instances)',
     },
+    drain() { draining = true; },
     async close() {
       await redis?.close();
       await dataSource.destroy();

@@ -1,19 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type App } from './app.js';
+import { createApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
+import { answerClientError } from './http/client-errors.js';
 
 export interface RunningServer {
   readonly url: string;
   readonly app: App;
-  /** Stops accepting, lets in-flight requests finish (for up to `graceMs`), then closes the stores. */
+  /** Stops accepting, refuses new requests, lets in-flight ones finish (for up to `graceMs`), then closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
 
 /** createApp + listen: what main.ts runs, and what the tests start on port 0. */
-export async function serve(config: Config): Promise<RunningServer> {
-  const app = await createApp(config);
-  const server: Server = createServer(app.handle);
+export async function serve(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+  const app = await createApp(config, options);
+  const { headersTimeoutSeconds, requestTimeoutSeconds, maxHeaderBytes } = config.http;
+  const server: Server = createServer({
+    // A client that trickles its headers or body (slowloris) holds a socket only this long.
+    headersTimeout: headersTimeoutSeconds * 1000,
+    requestTimeout: requestTimeoutSeconds * 1000,
+    maxHeaderSize: maxHeaderBytes,
+    // How often those deadlines are checked (Node's default is 30 s, longer than the deadlines).
+    connectionsCheckingInterval: 500,
+  }, app.handle);
+  // Requests that never reach the pipeline (malformed, too slow, headers too large) still get an Error body.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
@@ -25,6 +36,7 @@ export async function serve(config: Config): Promise<RunningServer> {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     app,
     async close(graceMs = 10_000) {
+      app.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection goes idle once its last response is out: close it then, not at its timeout.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { limitsOf, type Plan } from '../limits/plans.js';
 import { bearerToken, hashKey, looksLikeKey } from './keys.js';
@@ -22,11 +23,11 @@ const CACHE_LIMIT = 10_000;
  * the database is asked at most once per key and TTL however hard a key is used or guessed at; a
  * revoked key stops working on every instance within that time.
  */
-export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number) {
+export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock: Clock) {
   const cache = new Map<string, { key: ActiveKey | null; expires: number }>();
 
   async function lookup(hash: string): Promise<ActiveKey | null> {
-    const now = Date.now();
+    const now = clock.now();
     const hit = cache.get(hash);
     if (hit && hit.expires > now) return hit.key;
     const record = await keys.findByHash(hash);

@@ -1,4 +1,5 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { loadConfig } from '../config.js';
 import { completeOpenApi } from './openapi.js';
 import { createRest } from './rest.js';
 
@@ -8,6 +9,8 @@ export function printSdl(schema: GraphQLSchema): string {
 }
 
 /** The OpenAPI document as served at /v1/openapi.json and committed in schema/openapi.json. */
-export function openApiJson(schema: GraphQLSchema, sofaDocument = createRest(schema, () => ({})).sofaDocument): string {
+export function openApiJson(
+  schema: GraphQLSchema, sofaDocument = createRest(schema, () => ({}), loadConfig({}).graphql).sofaDocument,
+): string {
   return `${JSON.stringify(completeOpenApi(sofaDocument, schema), null, 2)}\n`;
 }

@@ -1,26 +1,46 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
-import { createYoga, type Plugin, type YogaLogger } from 'graphql-yoga';
-import { toAppError } from '../errors.js';
+import { createYoga, processRegularResult, type Plugin, type YogaLogger } from 'graphql-yoga';
+import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerContext } from './server-context.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
-/** Codes on every error, including graphql-js's own syntax and validation errors, which never pass through masking. */
-function useErrorCodes(): Plugin {
+/**
+ * The request checks have already read the parameters and parsed the document within the operation
+ * limits (it decided the request's cost): yoga runs exactly that, without reading or parsing again.
+ */
+function useCheckedRequest(): Plugin<object, ServerContext> {
   return {
-    onExecutionResult({ result, setResult }) {
-      if (!result || Array.isArray(result) || !('errors' in result) || !result.errors) return;
-      setResult({ ...(result as ExecutionResult), errors: result.errors.map(toAppError) });
+    onRequestParse({ serverContext, setRequestParser }) {
+      const checked = serverContext.graphql;
+      if (checked) setRequestParser(() => checked.params as never);
+    },
+    onParse({ context, params, setParsedDocument }) {
+      const checked = (context as Partial<ServerContext>).graphql;
+      if (checked && params.source === checked.params.query) setParsedDocument(checked.document);
     },
   };
 }
 
-/** The transport guard has already read and parsed the body within its limits: yoga reuses it. */
-function useParsedBody(): Plugin<object, ServerContext> {
+/**
+ * Codes on every error (graphql-js's own syntax and validation errors never pass through masking), and
+ * an HTTP status that agrees with the body: a result without data is an error response, with the status
+ * of its most severe error. A result with data is a 200, its field errors carrying their own codes, as
+ * GraphQL-over-HTTP requires. A client whose Accept names nothing we produce still gets JSON.
+ */
+function useErrorResults(): Plugin {
   return {
-    onRequestParse({ serverContext, setRequestParser }) {
-      if (serverContext.body !== undefined) setRequestParser(() => serverContext.body as never);
+    onResultProcess({ result, setResult, resultProcessor, setResultProcessor }) {
+      if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
+      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
+      const errors = result.errors.map(toAppError);
+      const failed = result.data == null;
+      setResult({
+        ...(result as ExecutionResult),
+        errors,
+        ...(failed ? { extensions: { ...result.extensions, http: { status: mostSevere(errors).extensions.status } } } : {}),
+      });
     },
   };
 }
@@ -41,11 +61,12 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     graphiql: false,
     landingPage: false,
     multipart: false,
+    batching: false,
     cors: false,
     maxRequestBodySize: false,
     logging: yogaLogger,
     maskedErrors: { maskError: (error) => toAppError(error) },
     context: (initial) => context(initial),
-    plugins: [useParsedBody(), useErrorCodes(), ...plugins],
+    plugins: [useCheckedRequest(), useErrorResults(), ...plugins],
   });
 }

@@ -12,12 +12,14 @@ export interface RestRoute {
   readonly path: string;
   readonly operationId: string;
   readonly responseStatus?: number;
+  /** Where a created record lives (Location of the 201), relative to REST_BASE: `:name` is the record's field. */
+  readonly location?: string;
   readonly tags?: string[];
 }
 
 export const REST_ROUTES = {
   'Query.pets': { method: 'GET', path: '/pets', operationId: 'listPets', tags: ['pets'] },
-  'Mutation.createPet': { method: 'POST', path: '/pets', operationId: 'createPet', responseStatus: 201, tags: ['pets'] },
+  'Mutation.createPet': { method: 'POST', path: '/pets', operationId: 'createPet', responseStatus: 201, location: '/pets/:id', tags: ['pets'] },
   'Query.pet': { method: 'GET', path: '/pets/:petId', operationId: 'getPet', tags: ['pets'] },
 } as const satisfies Record<string, RestRoute>;
 

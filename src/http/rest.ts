@@ -5,10 +5,12 @@ import {
 } from 'graphql';
 import { useSofa } from 'sofa-api';
 import type { OpenAPIV3 } from 'openapi-types';
+import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
 import type { FieldLifecycle } from '../schema/pet.js';
 import { MAX_SAFE_ID } from '../schema/scalars.js';
 import { renderRestErrors } from './rest-errors.js';
+import { restExecutor } from './rest-execute.js';
 import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields } from './rest-routes.js';
 import type { ServerContext } from './server-context.js';
 
@@ -69,12 +71,24 @@ function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]
   return headers;
 }
 
-export function createRest(schema: GraphQLSchema, context: (serverContext: object) => object): RestSurface {
+export function createRest(
+  schema: GraphQLSchema, context: (serverContext: object) => object, operationLimits: OperationLimits,
+): RestSurface {
+  // Which request a resolver context belongs to, so the executor can add response headers to it.
+  const requests = new WeakMap<object, ServerContext>();
   const sofa = useSofa({
     schema: decodeNumerals(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
-    context: (serverContext) => context(serverContext),
+    context: (serverContext) => {
+      const value = context(serverContext);
+      requests.set(value, serverContext as unknown as ServerContext);
+      return value;
+    },
+    execute: restExecutor(operationLimits, (value, location) => {
+      const serverContext = requests.get(value as object);
+      if (serverContext) serverContext.responseHeaders = { ...serverContext.responseHeaders, Location: location };
+    }) as never,
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
     swaggerUI: { endpoint: false },
@@ -94,6 +108,7 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: objec
         response = renderRestErrors([error]);
       }
       for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(serverContext.responseHeaders ?? {})) response.headers.set(name, value);
       return response;
     },
   };

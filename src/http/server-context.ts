@@ -1,15 +1,26 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../auth/authenticate.js';
-import type { Surface } from '../errors.js';
+import type { AppError } from '../errors.js';
+import type { GraphQLRequest } from './graphql-params.js';
+import type { Route } from './routing.js';
 
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
 export interface ServerContext {
   readonly req?: IncomingMessage;
-  surface?: Surface;
+  /** What the path is: set first, read by every later step. */
+  route: Route;
+  /** The request's path, as the route was resolved from it. */
+  pathname: string;
   /** `METHOD /path` of the matched REST route, as in REST_ROUTES. */
   restRoute?: string;
-  /** The parsed JSON body of a POST, read once by the transport guard. */
+  /** The parsed JSON body of a POST, read once, within its limits. */
   body?: unknown;
+  /** A GraphQL request, its document parsed and checked against the operation limits. */
+  graphql?: GraphQLRequest;
+  /** Points this request costs: one, or one per root field of a GraphQL operation. */
+  cost: number;
+  /** What is wrong with the request as an API call, answered once it has been counted and authenticated. */
+  rejection?: { readonly error: AppError; readonly headers: Record<string, string> };
   /** Who is calling: a key, or an anonymous client (set by useIdentify). */
   caller?: Caller;
   /** The client's address, as TRUST_PROXY says to read it. */
@@ -18,4 +29,6 @@ export interface ServerContext {
   rateLimitHeaders?: Record<string, string>;
   /** Why the request was refused with 429, for the metrics. */
   refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
+  /** Headers a REST route adds to its success response (Location, Deprecation, Sunset). */
+  responseHeaders?: Record<string, string>;
 }

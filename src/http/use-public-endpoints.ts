@@ -1,26 +1,38 @@
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
 import { appError, renderError } from '../errors.js';
+import type { ServerContext } from './server-context.js';
 
 export interface PublicEndpoint {
-  /** Answers a GET; undefined lets it go on to the authenticated pipeline. */
-  get(request: Request): Response | Promise<Response> | undefined;
-  /** The path also serves authenticated requests (GraphiQL lives on /graphql), so other methods go on too. */
-  shared?: boolean;
+  /** Answers a GET (and, without its body, a HEAD). */
+  get(request: Request): Response | Promise<Response>;
+  /**
+   * The path also serves the API (GraphiQL lives on /graphql): only the requests this accepts are the
+   * page's, the rest go on to the authenticated pipeline.
+   */
+  takes?(request: Request): boolean;
 }
 
-/** Health, readiness, the OpenAPI document and the GraphiQL page: answered before any key is asked for. */
-export function usePublicEndpoints(endpoints: Record<string, PublicEndpoint>): ServerAdapterPlugin {
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Answers the route's probe or page, whichever `kind` this step serves, before any key is asked for. */
+export function usePublicEndpoints(kind: 'probe' | 'page'): ServerAdapterPlugin<ServerContext> {
   return {
-    async onRequest({ request, url, endResponse }) {
-      const endpoint = Object.hasOwn(endpoints, url.pathname) ? endpoints[url.pathname] : undefined;
-      if (!endpoint) return;
-      if (request.method === 'GET') {
-        const response = await endpoint.get(request);
-        if (response) endResponse(response);
-      } else if (!endpoint.shared) {
-        const error = appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET`);
-        endResponse(renderError(error, 'rest', { Allow: 'GET' }));
+    async onRequest({ request, serverContext, endResponse }) {
+      const endpoint = serverContext.route[kind];
+      if (!endpoint || (endpoint.takes && !endpoint.takes(request))) return;
+      if (!READ_METHODS.has(request.method)) {
+        const error = appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`);
+        endResponse(renderError(error, 'rest', { Allow: 'GET, HEAD' }));
+        return;
       }
+      const response = await endpoint.get(request);
+      // Load balancers probe with HEAD: the same status and headers, no body.
+      endResponse(request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response);
     },
   };
+}
+
+/** GraphiQL's share of /graphql: a browser asking for a page. */
+export function takesBrowserPage(request: Request): boolean {
+  return READ_METHODS.has(request.method) && (request.headers.get('accept') ?? '').includes('text/html');
 }

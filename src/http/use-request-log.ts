@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
 import { log, requestScope } from '../log.js';
-import { routeLabel } from './routes.js';
 import type { ServerContext } from './server-context.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
@@ -16,7 +15,7 @@ interface Started {
  * the request carries and the response returns, and writes one line per request: method, path, route,
  * status, duration, the key's public prefix. Never the key, the Authorization header or a body.
  */
-export function useRequestLog(publicPaths: ReadonlySet<string>): ServerAdapterPlugin<ServerContext> {
+export function useRequestLog(): ServerAdapterPlugin<ServerContext> {
   const started = new WeakMap<Request, Started>();
   const start = (request: Request): Started => {
     let found = started.get(request);
@@ -34,10 +33,9 @@ export function useRequestLog(publicPaths: ReadonlySet<string>): ServerAdapterPl
     onResponse({ request, response, serverContext }) {
       const { id, at } = start(request);
       response.headers.set('X-Request-Id', id);
-      const { pathname } = new URL(request.url);
-      const { caller, address } = serverContext;
+      const { caller, address, pathname, route } = serverContext;
       log.info({
-        method: request.method, path: pathname, route: routeLabel(pathname, publicPaths), status: response.status,
+        method: request.method, path: pathname, route: route?.label ?? 'unmatched', status: response.status,
         durationMs: Math.round((performance.now() - at) * 10) / 10,
         keyPrefix: caller?.kind === 'key' ? caller.key.prefix : undefined, client: address,
       }, `${request.method} ${pathname} ${response.status}`);

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
 import type { LimitsConfig } from '../config.js';
 import { rateLimitHeaders, refusalHeaders, type WindowState } from './headers.js';
 
@@ -32,16 +33,28 @@ const settle = (promise: Promise<RateLimiterRes>): Promise<Outcome> =>
   });
 
 /**
- * Fixed minute and day windows per key with rate-limiter-flexible: in Redis (shared by every instance,
- * with an in-memory insurance limiter for outages) or in memory on the embedded default.
+ * Fixed windows aligned to the clock: the minute window resets at every whole minute, the day window at
+ * 00:00 UTC. Every instance reads the same boundaries from its clock, and a window's counter is keyed by
+ * its start, so the clock alone decides which window a request falls in (tests move it by hand).
  */
-export function createLimits(config: LimitsConfig, redis: Redis | undefined, prefix: string) {
+const windowAt = (now: number, seconds: number) => {
+  const length = seconds * 1000;
+  const index = Math.floor(now / length);
+  return { index, msBeforeReset: (index + 1) * length - now };
+};
+
+/**
+ * A key's minute and day windows, and a client address's minute, in rate-limiter-flexible: in Redis
+ * (shared by every instance, with an in-memory insurance limiter for outages) or in memory on the
+ * embedded default. A request costs points: one, or one per root field of a GraphQL operation.
+ */
+export function createLimits(config: LimitsConfig, redis: Redis | undefined, prefix: string, clock: Clock) {
   const limiters = new Map<string, RateLimiterAbstract>();
-  const limiter = (name: string, points: number, duration: number, blockDuration = 0): RateLimiterAbstract => {
+  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${prefix}:${name}:${points}`;
     let found = limiters.get(keyPrefix);
     if (!found) {
-      const options = { keyPrefix, points, duration, blockDuration };
+      const options = { keyPrefix, points, duration };
       found = redis
         ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
         : new RateLimiterMemory(options);
@@ -49,11 +62,13 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     }
     return found;
   };
-  const ban = limiter('refusals', config.banThreshold, config.banWindowSeconds, config.banSeconds);
   const windowLimiter = (w: Window) => limiter(w.name, w.limit, w.duration);
+  /** Refusals per ban window: past the threshold, the key is banned. */
+  const refusals = limiter('refusals', config.banThreshold, config.banWindowSeconds);
+  /** A ban is stored as the time it ends (ms), so it ends by the clock, like the windows. */
+  const bans = limiter('bans', 1, config.banSeconds);
 
-  function banned(subject: Subject, banRes: RateLimiterRes | null, now: number): Verdict {
-    const ms = banRes?.msBeforeNext ?? config.banSeconds * 1000;
+  function banned(subject: Subject, ms: number, now: number): Verdict {
     return {
       allowed: false,
       code: 'API_KEY_BANNED',
@@ -62,43 +77,57 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     };
   }
 
+  function limited(w: Window, res: RateLimiterRes, cost: number, ms: number, now: number): Verdict {
+    const left = Math.max(0, w.limit - (res.consumedPoints - cost));
+    return {
+      allowed: false,
+      code: 'RATE_LIMITED',
+      message: cost === 1
+        ? `Rate limit exceeded: ${w.limit} requests per ${w.name}; retry after the Retry-After seconds`
+        : `Rate limit exceeded: this operation costs ${cost} points (one per root field) and ${left} of ${w.limit} per ${w.name} remain; retry after the Retry-After seconds`,
+      headers: refusalHeaders(w.limit, ms, now),
+    };
+  }
+
   /**
-   * Counts the request in every window at once (one Redis round trip, pipelined with the ban check).
+   * Takes `cost` points from every window at once (one Redis round trip, pipelined with the ban check).
    * A refused or banned request is given back to every window, so it counts against none.
    */
-  async function check(subject: Subject): Promise<Verdict> {
-    const now = Date.now();
+  async function check(subject: Subject, cost = 1): Promise<Verdict> {
+    const now = clock.now();
+    const windows = subject.windows.map((w) => ({ w, at: windowAt(now, w.duration) }));
+    const keyOf = (index: number) => `${subject.id}:${index}`;
     const [banRes, ...outcomes] = await Promise.all([
-      subject.bannable ? ban.get(subject.id) : null,
-      ...subject.windows.map((w) => settle(windowLimiter(w).consume(subject.id))),
+      subject.bannable ? bans.get(subject.id) : null,
+      ...windows.map(({ w, at }) => settle(windowLimiter(w).consume(keyOf(at.index), cost))),
     ]) as [RateLimiterRes | null, ...Outcome[]];
-    const giveBack = () => Promise.all(subject.windows.map((w) => windowLimiter(w).reward(subject.id)));
+    const giveBack = () => Promise.all(windows.map(({ w, at }) => windowLimiter(w).reward(keyOf(at.index), cost)));
 
-    if (banRes && banRes.consumedPoints > config.banThreshold && banRes.msBeforeNext > 0) {
+    const banEnds = banRes?.consumedPoints ?? 0;
+    if (banEnds > now) {
       await giveBack();
-      return banned(subject, banRes, now);
+      return banned(subject, banEnds - now, now);
     }
-    const refused = subject.windows.map((w, i) => ({ w, o: outcomes[i]! })).filter(({ o }) => !o.ok);
+    const refused = windows.map((window, i) => ({ ...window, o: outcomes[i]! })).filter(({ o }) => !o.ok);
     if (refused.length === 0) {
-      const states: WindowState[] = subject.windows.map((w, i) => ({
-        limit: w.limit, remaining: outcomes[i]!.res.remainingPoints, msBeforeReset: outcomes[i]!.res.msBeforeNext,
+      const states: WindowState[] = windows.map(({ w, at }, i) => ({
+        limit: w.limit, remaining: outcomes[i]!.res.remainingPoints, msBeforeReset: at.msBeforeReset,
       }));
       return { allowed: true, headers: rateLimitHeaders(states, now) };
     }
 
-    const [, banStarted] = await Promise.all([
+    const banWindow = windowAt(now, config.banWindowSeconds).index;
+    const [, refusal] = await Promise.all([
       giveBack(),
-      subject.bannable ? settle(ban.consume(subject.id)).then((o) => (o.ok ? null : o.res)) : null,
+      subject.bannable ? settle(refusals.consume(`${subject.id}:${banWindow}`)) : null,
     ]);
-    if (banStarted) return banned(subject, banStarted, now);
+    if (refusal && !refusal.ok) {
+      await bans.set(subject.id, now + config.banSeconds * 1000, config.banSeconds);
+      return banned(subject, config.banSeconds * 1000, now);
+    }
     // The request may go again when every refusing window has reset.
-    const last = refused.reduce((a, b) => (b.o.res.msBeforeNext > a.o.res.msBeforeNext ? b : a));
-    return {
-      allowed: false,
-      code: 'RATE_LIMITED',
-      message: `Rate limit exceeded: ${last.w.limit} requests per ${last.w.name}; retry after the Retry-After seconds`,
-      headers: refusalHeaders(last.w.limit, last.o.res.msBeforeNext, now),
-    };
+    const last = refused.reduce((a, b) => (b.at.msBeforeReset > a.at.msBeforeReset ? b : a));
+    return limited(last.w, last.o.res, cost, last.at.msBeforeReset, now);
   }
 
   return { check };

@@ -2,12 +2,12 @@ import type { ServerAdapterPlugin } from '@whatwg-node/server';
 import type { LimitsConfig } from '../config.js';
 import { appError, renderError } from '../errors.js';
 import type { ServerContext } from '../http/server-context.js';
-import { surfaceOf } from '../http/surface.js';
 import type { Limits, Subject } from './limiters.js';
 
 /**
- * Counts every request that reaches it against its key's plan, or, without a valid key, against the
- * client's address (so 401s are limited too: guessing keys is slow). Every response carries the headers.
+ * Takes what every request that reaches it costs from its key's plan, or, without a valid key, from the
+ * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
+ * points than remain is refused whole. Every response carries the headers.
  */
 export function useRateLimit(limits: Limits, config: LimitsConfig): ServerAdapterPlugin<ServerContext> {
   const subjectOf = ({ caller, address }: ServerContext): Subject => (caller?.kind === 'key'
@@ -26,12 +26,14 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): ServerAdapte
     });
 
   return {
-    async onRequest({ url, serverContext, endResponse }) {
-      const verdict = await limits.check(subjectOf(serverContext));
+    async onRequest({ serverContext, endResponse }) {
+      // A request without a key is never executed: it costs one point, whatever it asks for.
+      const cost = serverContext.caller?.kind === 'key' ? serverContext.cost : 1;
+      const verdict = await limits.check(subjectOf(serverContext), cost);
       serverContext.rateLimitHeaders = verdict.headers;
       if (verdict.allowed) return;
       serverContext.refusal = verdict.code;
-      endResponse(renderError(appError(verdict.code, verdict.message), surfaceOf(url)));
+      endResponse(renderError(appError(verdict.code, verdict.message), serverContext.route.surface));
     },
     onResponse({ serverContext, response }) {
       for (const [name, value] of Object.entries(serverContext.rateLimitHeaders ?? {})) response.headers.set(name, value);

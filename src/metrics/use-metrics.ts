@@ -4,18 +4,17 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { appError, renderError } from '../errors.js';
 import { bearerToken } from '../auth/keys.js';
-import { routeLabel } from '../http/routes.js';
 import type { ServerContext } from '../http/server-context.js';
 import type { PublicEndpoint } from '../http/use-public-endpoints.js';
 import type { Metrics } from './metrics.js';
 
 /** Request count and latency by route and status, and refusals by reason, for every response. */
-export function useMetrics(metrics: Metrics, publicPaths: ReadonlySet<string>): ServerAdapterPlugin<ServerContext> {
+export function useMetrics(metrics: Metrics): ServerAdapterPlugin<ServerContext> {
   const started = new WeakMap<Request, number>();
   return {
     onRequest({ request }) { started.set(request, performance.now()); },
     onResponse({ request, response, serverContext }) {
-      const labels = { method: request.method, route: routeLabel(new URL(request.url).pathname, publicPaths), status: response.status };
+      const labels = { method: request.method, route: serverContext.route?.label ?? 'unmatched', status: response.status };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, (performance.now() - (started.get(request) ?? performance.now())) / 1000);
       if (serverContext.refusal) metrics.refusals.inc({ reason: serverContext.refusal });

@@ -14,7 +14,7 @@ describe.runIf(redisUrl)('limits in Redis', () => {
   it('two instances on one database and one Redis share a single budget', async () => {
     const a = await startServer({ env: { REDIS_URL: redisUrl! } });
     servers.push(a);
-    const b = await startServer({ store: a.shared.store, env: { ...a.shared.env, REDIS_URL: redisUrl! } });
+    const b = await startServer({ store: a.shared.store, clock: a.shared.clock, env: { ...a.shared.env, REDIS_URL: redisUrl! } });
     servers.push(b);
     const { auth } = await a.newKey('free');
     for (let i = 1; i <= 60; i += 1) {

@@ -34,8 +34,8 @@ describe('known paths, other methods', () => {
     ['PATCH', '/v1/pets/1', 'GET'],
     ['POST', '/v1/pets/1', 'GET'],
     ['DELETE', '/v1/pets/1', 'GET'],
-    ['POST', '/v1/openapi.json', 'GET'],
-    ['POST', '/healthz', 'GET'],
+    ['POST', '/v1/openapi.json', 'GET, HEAD'],
+    ['POST', '/healthz', 'GET, HEAD'],
   ])('%s %s answers 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
     const res = await raw(path, { method });
     expect(res.status).toBe(405);

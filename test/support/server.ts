@@ -3,15 +3,19 @@ import { createKey } from '../../src/auth/key-admin.js';
 import { loadConfig, type Config, type LimitsConfig } from '../../src/config.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
+import type { AppOptions } from '../../src/app.js';
 import { serve, type RunningServer } from '../../src/server.js';
 import { backend, freshStore, type Store } from './backend.js';
+import { testClock, type TestClock } from './clock.js';
 import { call, type Reply } from './http.js';
 
 export interface TestServer {
   readonly url: string;
   readonly store: Store;
-  /** Settings a second instance needs to share this one's database and Redis budget. */
-  readonly shared: { store: Store; env: Record<string, string> };
+  /** Settings a second instance needs to share this one's database, Redis budget and time. */
+  readonly shared: { store: Store; env: Record<string, string>; clock: TestClock };
+  /** The server's time: it stands still until the test moves it. */
+  readonly clock: TestClock;
   /** Headers every call of this server's client sends: a key with limits no test reaches. */
   readonly headers: Record<string, string>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
@@ -31,6 +35,10 @@ export interface ServerOptions {
   store?: Store;
   /** Shorter windows and other limits than the environment can set. */
   limits?: Partial<LimitsConfig>;
+  /** The server's time; a clock of its own, standing still, by default. */
+  clock?: TestClock;
+  /** Steps added to the pipeline, just before the surfaces. */
+  plugins?: AppOptions['plugins'];
 }
 
 /** The same loadConfig → serve as main.ts, on an ephemeral port of 127.0.0.1, with a store of its own. */
@@ -45,7 +53,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   };
   const loaded = loadConfig(env);
   const config: Config = { ...loaded, limits: { ...loaded.limits, ...options.limits } };
-  const running: RunningServer = await serve(config);
+  const clock = options.clock ?? testClock();
+  const running: RunningServer = await serve(config, { clock, plugins: options.plugins });
 
   const admin = await createDataSource(config.database).initialize();
   const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}) => {
@@ -64,7 +73,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     url: running.url,
     store,
-    shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) } },
+    shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) }, clock },
+    clock,
     headers,
     get: (path, extra = {}) => call(`${running.url}${path}`, { headers: { ...headers, ...extra } }),
     post: (path, json, extra = {}) => call(`${running.url}${path}`, { method: 'POST', json, headers: { ...headers, ...extra } }),

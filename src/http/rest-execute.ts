@@ -1,0 +1,43 @@
+import { execute, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
+import type { OperationLimits } from '../config.js';
+import { checkOperation } from '../limits/operation-limits.js';
+import { REST_BASE, REST_ROUTES, type RestRoute } from './rest-routes.js';
+
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** The root field a route's fixed operation selects (SOFA builds one operation per route). */
+function rootField(document: DocumentNode): string {
+  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const field = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
+  return field?.name.value ?? '';
+}
+
+const routesByField = new Map<string, RestRoute>(
+  Object.entries(REST_ROUTES).map(([coordinate, route]) => [coordinate.split('.')[1]!, route]),
+);
+
+/** `/pets/:id` filled from the created record: `/v1/pets/42`. */
+function locationOf(template: string, record: Record<string, unknown>): string {
+  return REST_BASE + template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(record[name])));
+}
+
+/**
+ * SOFA's executor: the operation limits apply to the operations SOFA runs as to any on /graphql
+ * (checked once per route's document), and a created record's location is handed to `created`.
+ */
+export function restExecutor(limits: OperationLimits, created: (contextValue: unknown, location: string) => void): Execute {
+  const checked = new WeakMap<DocumentNode, string>();
+  return async (args) => {
+    let field = checked.get(args.document);
+    if (field === undefined) {
+      checkOperation(args.document, args.operationName ?? undefined, limits);
+      field = rootField(args.document);
+      checked.set(args.document, field);
+    }
+    const result = await execute(args);
+    const template = routesByField.get(field)?.location;
+    const record = result.data?.[field];
+    if (template && record && typeof record === 'object') created(args.contextValue, locationOf(template, record as Record<string, unknown>));
+    return result;
+  };
+}

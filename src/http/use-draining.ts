@@ -1,0 +1,23 @@
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import { appError, renderError } from '../errors.js';
+import type { ServerContext } from './server-context.js';
+
+/** Seconds a client should wait before retrying, on another instance behind the load balancer. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * While the process shuts down, requests that still arrive on open keep-alive connections are refused
+ * at once (503 with Retry-After, and the connection closed) instead of starting work that might be cut.
+ * Requests already in flight finish.
+ */
+export function useDraining(draining: () => boolean): ServerAdapterPlugin<ServerContext> {
+  return {
+    onRequest({ serverContext, endResponse }) {
+      if (!draining()) return;
+      const error = appError('UNAVAILABLE', 'The service is shutting down; retry shortly');
+      endResponse(renderError(error, serverContext.route.surface, {
+        'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS), Connection: 'close',
+      }));
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import { appError, renderError, toAppError, type AppError } from '../errors.js';
+import { readJsonBody } from './body.js';
+import { graphqlParams, type OperationChecker } from './graphql-params.js';
+import { REST_BASE } from './rest-routes.js';
+import type { Route } from './routing.js';
+import type { ServerContext } from './server-context.js';
+
+/** A public page's request (GraphiQL shares /graphql with the API): it has no body to read. */
+const isPageRequest = (route: Route, request: Request) => (route.page ? route.page.takes?.(request) ?? true : false);
+
+/**
+ * What a keyed request asks for, before it is counted: the route and method (404, 405 with Allow), a
+ * POST's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once for both surfaces, and a
+ * GraphQL operation's document, parsed and held to the operation limits, which sets its cost. A problem
+ * is kept as the request's rejection, answered by useRejection once the request is counted.
+ */
+export function useRequestChecks(checkOperation: OperationChecker): ServerAdapterPlugin<ServerContext> {
+  return {
+    async onRequest({ request, url, serverContext }) {
+      const { route, caller } = serverContext;
+      // Without a key the answer is 401, whatever the body says.
+      if (caller?.kind !== 'key' || isPageRequest(route, request)) return;
+      try {
+        if (!route.api) throw appError('NOT_FOUND', `No route ${url.pathname}; see ${REST_BASE}/openapi.json`);
+        const restRoute = route.api.methods.get(request.method);
+        if (restRoute === undefined) {
+          throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allowed(route)}`);
+        }
+        if (restRoute) serverContext.restRoute = restRoute;
+        if (request.method === 'POST') serverContext.body = await readJsonBody(request);
+        if (route.surface === 'graphql') {
+          serverContext.graphql = checkOperation(graphqlParams(request.method, url, serverContext.body));
+          serverContext.cost = serverContext.graphql.cost;
+        }
+      } catch (error) {
+        const rejected = toAppError(error);
+        serverContext.rejection = { error: rejected, headers: headersFor(rejected, route) };
+      }
+    },
+  };
+}
+
+const allowed = (route: Route) => [...route.api!.methods.keys()].join(', ');
+
+function headersFor(error: AppError, route: Route): Record<string, string> {
+  switch (error.extensions.code) {
+    case 'METHOD_NOT_ALLOWED': return { Allow: allowed(route) };
+    // The rest of a refused body is never read: the connection cannot carry another request.
+    case 'PAYLOAD_TOO_LARGE': case 'UNSUPPORTED_MEDIA_TYPE': return { Connection: 'close' };
+    default: return {};
+  }
+}
+
+/** Answers the request's rejection, now that it has been counted and its key checked. */
+export function useRejection(): ServerAdapterPlugin<ServerContext> {
+  return {
+    onRequest({ serverContext: { rejection, route }, endResponse }) {
+      if (rejection) endResponse(renderError(rejection.error, route.surface, rejection.headers));
+    },
+  };
+}
