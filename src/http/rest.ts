@@ -74,20 +74,21 @@ function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]
 export function createRest(
   schema: GraphQLSchema, context: (serverContext: object) => object, operationLimits: OperationLimits,
 ): RestSurface {
-  // Which request a resolver context belongs to, so the executor can add response headers to it.
-  const requests = new WeakMap<object, ServerContext>();
+  // The response headers of the request a resolver context belongs to, for the executor to add to.
+  // (SOFA's router hands the context factory a copy of the server context: share the object, not the slot.)
+  const responseHeaders = new WeakMap<object, Record<string, string>>();
   const sofa = useSofa({
     schema: decodeNumerals(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
     context: (serverContext) => {
       const value = context(serverContext);
-      requests.set(value, serverContext as unknown as ServerContext);
+      responseHeaders.set(value, (serverContext as Pick<ServerContext, 'responseHeaders'>).responseHeaders!);
       return value;
     },
     execute: restExecutor(operationLimits, (value, location) => {
-      const serverContext = requests.get(value as object);
-      if (serverContext) serverContext.responseHeaders = { ...serverContext.responseHeaders, Location: location };
+      const headers = responseHeaders.get(value as object);
+      if (headers) headers.Location = location;
     }) as never,
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
@@ -100,6 +101,7 @@ export function createRest(
     sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
     async handle(request, serverContext) {
       const { body, restRoute } = serverContext;
+      serverContext.responseHeaders = {};
       let response: Response;
       try {
         response = await sofa.handleRequest(body === undefined ? request : bodyAsArgument(request, body), serverContext)

@@ -81,4 +81,29 @@ describe('the service process', () => {
     expect(result.errors[0]).toMatchObject({ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } });
     expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|ER_|no such table/i);
   });
+
+  it.each([
+    ['GET /v1/pets', '/v1/pets', {}],
+    ['POST /graphql', '/graphql', { method: 'POST', body: '{"query":"{ pets { id } }"}' }],
+  ])('%s: a failure no code expects, in a step before the surfaces (the key table dropped), is 500 INTERNAL with the request id, logged', async (operation, path, init) => {
+    const { server, store } = await servers.start();
+    const url = await listeningUrl(server);
+    const auth = await keyOn(store);
+    await store.exec('DROP TABLE api_keys');
+
+    const res = await fetch(`${url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json' } });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const requestId = res.headers.get('x-request-id')!;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const text = await res.text();
+    expect(text).not.toMatch(/api_keys|QueryFailedError|node_modules|SQL|\n\s+at /i);
+    const body = JSON.parse(text);
+    if (operation.includes('graphql')) expect(body).toEqual({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } }] });
+    else expect(body).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
+    // The cause is in the log, under the same request id; the request line too.
+    expect(await server.waitFor(new RegExp(`"level":50.*"requestId":"${requestId}"`))).toMatch(/api_keys/);
+    expect(await server.waitFor(new RegExp(`"requestId":"${requestId}".*"status":500`))).toContain(path);
+  });
 });
+

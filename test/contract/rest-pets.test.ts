@@ -16,6 +16,19 @@ describe('POST /v1/pets', () => {
     expect(Number.isInteger(res.body.id) && res.body.id >= 1).toBe(true);
   });
 
+  it('says where the new pet lives: Location /v1/pets/{id}, which serves it', async () => {
+    const res = await api.post('/v1/pets', { name: 'Located', categoryId: 3 });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toBe(`/v1/pets/${res.body.id}`);
+    expect((await api.get(res.headers.get('location')!)).body).toEqual(res.body);
+  });
+
+  it('sends no Location with an error', async () => {
+    const res = await api.post('/v1/pets', { name: 'No', categoryId: 0 });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
   it('keeps a given status and assigns increasing ids', async () => {
     const a = await api.post('/v1/pets', { name: 'A', categoryId: 1, status: 'pending' });
     const b = await api.post('/v1/pets', { name: 'B', categoryId: 1, status: 'sold' });

@@ -128,16 +128,67 @@ describe('request bodies', () => {
     ['a numeric query', '{"query": 5}'],
     ['variables that are not an object', '{"query":"{ pets { id } }","variables":"x"}'],
     ['no query', '{}'],
-  ])('POST /graphql with %s answers with code and status BAD_REQUEST', async (_case, body) => {
+    ['an empty object', '{}'],
+    ['an unknown field', '{"query":"{ pets { id color } }"}'],
+    ['a syntax error', '{"query":"{ pets { id "}'],
+    ['a variable of the wrong type', '{"query":"query($l: Int) { pets(limit: $l) { id } }","variables":{"l":"ten"}}'],
+  ])('POST /graphql with %s answers HTTP 400, the status its body gives', async (_case, body) => {
     const res = await post('/graphql', body, 'application/json');
-    expect(res.body.errors).toHaveLength(1);
-    expect(res.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: expect.any(String), extensions: { code: 'BAD_REQUEST', status: 400 } })] });
+    expect(res.body).not.toHaveProperty('data');
+  });
+
+  it('POST /graphql with a 65 KiB body answers 413 PAYLOAD_TOO_LARGE in the GraphQL shape', async () => {
+    const body = JSON.stringify({ query: `{ pets { id } }${' '.repeat(65 * 1024)}` });
+    const res = await post('/graphql', body, 'application/json');
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(res.body).toEqual({ errors: [{ message: expect.stringContaining('65536 bytes'), extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+  });
+
+  it.each(['/v1/pets', '/graphql'])('POST %s with a body that never ends is refused once past 64 KiB, without waiting for the end', async (path) => {
+    const chunk = new TextEncoder().encode(' '.repeat(16 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      // Never closes: a server that waits for the end hangs until the test times out.
+      async pull(controller) {
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+        await new Promise((resolve) => setTimeout(resolve, sent > 128 * 1024 ? 1_000 : 0));
+      },
+    });
+    const res = await fetch(`${api.url}${path}`, {
+      method: 'POST', body: stream, duplex: 'half', headers: { ...api.headers, 'content-type': 'application/json' },
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(sent).toBeLessThanOrEqual(128 * 1024);
+    const body = await res.json();
+    expect(path === '/graphql' ? body.errors[0].extensions : body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
+  it('POST /graphql asking for a media type it cannot produce still gets JSON, not an empty 406', async () => {
+    const res = await raw('/graphql', { method: 'POST', body: '{"query":"{ pets(limit: 1) { id } }"}', headers: { 'content-type': 'application/json', accept: 'text/plain' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ data: { pets: expect.any(Array) } });
   });
 
   it('POST /graphql with text/plain answers 415 in the GraphQL shape', async () => {
     const res = await post('/graphql', '{ pets { id } }', 'text/plain');
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 } }] });
+  });
+});
+
+describe('HEAD', () => {
+  it.each(['/healthz', '/readyz', '/v1/openapi.json'])('HEAD %s answers 200 with the headers of a GET and no body', async (path) => {
+    const res = await fetch(`${api.url}${path}`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.text()).toBe('');
   });
 });
 

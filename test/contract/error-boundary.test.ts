@@ -1,0 +1,48 @@
+import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerContext } from '../../src/http/server-context.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+/** A step that fails on purpose when a request asks it to, in the hook the request names. */
+function useFailing(): ServerAdapterPlugin<ServerContext> {
+  const fail = (request: Request, hook: string) => {
+    if (request.headers.get('x-fail') === hook) throw new TypeError(`kaboom in ${hook}: /secret/path/node_modules/x.js`);
+  };
+  return {
+    onRequest: ({ request }) => fail(request, 'request'),
+    onResponse: ({ request }) => fail(request, 'response'),
+  };
+}
+
+let api: TestServer;
+beforeAll(async () => { api = await startServer({ plugins: [useFailing()] }); });
+afterAll(async () => { await api?.close(); });
+
+const cases = [
+  ['GET /v1/pets', '/v1/pets', {}],
+  ['POST /graphql', '/graphql', { method: 'POST', body: '{"query":"{ pets { id } }"}' }],
+] as const;
+
+describe('one error boundary around the whole pipeline', () => {
+  for (const hook of ['request', 'response']) {
+    it.each(cases)(`%s: a step that throws in its ${hook} hook gives 500 INTERNAL with the request id, nothing internal`, async (operation, path, init) => {
+      const res = await fetch(`${api.url}${path}`, {
+        ...init, headers: { ...api.headers, 'content-type': 'application/json', 'x-fail': hook, 'x-request-id': `boundary-${hook}` },
+      });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('x-request-id')).toBe(`boundary-${hook}`);
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      const text = await res.text();
+      expect(text).not.toMatch(/kaboom|node_modules|secret|TypeError|\n\s+at /);
+      const body = JSON.parse(text);
+      if (operation.includes('graphql')) expect(body).toEqual({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } }] });
+      else expect(body).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
+    });
+  }
+
+  it('leaves every other request alone', async () => {
+    expect((await api.get('/v1/pets')).status).toBe(200);
+  });
+});
