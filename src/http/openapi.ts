@@ -1,7 +1,7 @@
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
-import { BODY_ARGUMENT, routedFields, type RoutedField } from './rest-routes.js';
+import { BODY_ARGUMENT, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
 import { PLANS } from '../limits/plans.js';
 import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
 
@@ -34,7 +34,11 @@ Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (this re
 a tie). Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
 window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
 (\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
-client address (60 a minute).`;
+client address (60 a minute).
+
+## Terms of use
+A private API: using it needs an API key from the service's operator. The API and this document are
+proprietary; no licence to them is granted.`;
 
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -246,6 +250,10 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
       title: 'Animal Store API',
       version: '1.0.0',
       description: DESCRIPTION,
+      // A private service that grants no licence: a name, not an SPDX id, which would suggest one. There is no
+      // licence text to link to; the url (Redocly's info-license-strict asks for one) is the docs page, which
+      // shows the terms of use above. Root-relative like `servers`, so it means the same to every resolver.
+      license: { name: 'Proprietary', url: `${REST_BASE}/docs` },
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
