@@ -232,7 +232,9 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
+                /** @description The maximum number of animals returned: 1 to 100. */
                 limit?: number;
+                /** @description Only animals with this status. Omitted: no filter. */
                 status?: components["schemas"]["PetStatus"];
             };
             header?: never;
@@ -302,6 +304,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The identifier of the animal. */
                 petId: number;
             };
             cookie?: never;

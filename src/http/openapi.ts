@@ -1,13 +1,16 @@
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
-import { BODY_ARGUMENT, routedFields, type RoutedField } from './rest-routes.js';
+import { BODY_ARGUMENT, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
 import { PLANS } from '../limits/plans.js';
 import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
 
 type Document = OpenAPIV3.Document;
 type Operation = OpenAPIV3.OperationObject;
+type Parameter = OpenAPIV3.ParameterObject;
+type Described = OpenAPIV3.ParameterBaseObject;
 type Schema = OpenAPIV3.SchemaObject;
+type SchemaOrRef = Schema | OpenAPIV3.ReferenceObject;
 
 const plans = Object.entries(PLANS).map(([plan, limits]) =>
   `| ${plan} | ${limits ? limits.perMinute.toLocaleString('en') : 'custom'} | ${limits ? limits.perDay.toLocaleString('en') : 'custom'} |`);
@@ -31,7 +34,11 @@ Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (this re
 a tie). Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
 window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
 (\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
-client address (60 a minute).`;
+client address (60 a minute).
+
+## Terms of use
+A private API: using it needs an API key from the service's operator. The API and this document are
+proprietary; no licence to them is granted.`;
 
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -139,6 +146,73 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
 }
 
 /**
+ * OpenAPI 3.0 ignores everything beside a `$ref` (Redocly's spec-ref-siblings), so a description or a
+ * default written there is lost to every tool. Keep them by wrapping the reference, at any depth:
+ * `{ allOf: [{ $ref }], description }`.
+ */
+function refWithoutSiblings(schema: SchemaOrRef): SchemaOrRef {
+  if ('$ref' in schema) {
+    const { $ref, ...siblings } = schema as OpenAPIV3.ReferenceObject & Schema;
+    return Object.keys(siblings).length === 0 ? { $ref } : { allOf: [{ $ref }], ...siblings };
+  }
+  const out = { ...schema } as Schema & { items?: SchemaOrRef };
+  if (out.properties) {
+    out.properties = Object.fromEntries(Object.entries(out.properties).map(([name, s]) => [name, refWithoutSiblings(s)]));
+  }
+  if (out.items) out.items = refWithoutSiblings(out.items);
+  if (typeof out.additionalProperties === 'object') out.additionalProperties = refWithoutSiblings(out.additionalProperties);
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) out[key] &&= out[key].map(refWithoutSiblings);
+  if (out.not) out.not = refWithoutSiblings(out.not);
+  return out;
+}
+
+/**
+ * SOFA describes an argument inside its parameter's schema, where Swagger UI does not show it and,
+ * beside the `$ref` of an enum, OpenAPI ignores it: the description belongs to the parameter (or header).
+ */
+function describeParameter<T extends Described>(parameter: T): T {
+  const { schema, ...rest } = parameter;
+  if (!schema) return parameter;
+  const { description, ...schemaRest } = schema as Schema;
+  const described = description !== undefined && rest.description === undefined
+    ? { ...rest, description, schema: refWithoutSiblings(schemaRest) }
+    : { ...rest, schema: refWithoutSiblings(schema) };
+  return described as T;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Every parameter described on itself, and every schema of the document free of `$ref` siblings. */
+function withoutRefSiblings(doc: Document): Document {
+  const content = (media: Record<string, OpenAPIV3.MediaTypeObject> = {}) => {
+    for (const type of Object.values(media)) if (type.schema) type.schema = refWithoutSiblings(type.schema);
+  };
+  const headers = (map: Record<string, OpenAPIV3.HeaderObject | OpenAPIV3.ReferenceObject> = {}) => {
+    for (const [name, header] of Object.entries(map)) if (!('$ref' in header)) map[name] = describeParameter(header);
+  };
+  const response = (r: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject) => {
+    if ('$ref' in r) return;
+    content(r.content);
+    headers(r.headers);
+  };
+  const parameters = (list?: (Parameter | OpenAPIV3.ReferenceObject)[]) => list?.map((p) => ('$ref' in p ? p : describeParameter(p)));
+  for (const item of Object.values(doc.paths)) {
+    if (!item) continue;
+    if (item.parameters) item.parameters = parameters(item.parameters);
+    for (const operation of METHODS.map((method) => item[method]).filter((op) => op !== undefined)) {
+      if (operation.parameters) operation.parameters = parameters(operation.parameters);
+      if (operation.requestBody && !('$ref' in operation.requestBody)) content(operation.requestBody.content);
+      Object.values(operation.responses).forEach(response);
+    }
+  }
+  const { schemas = {}, responses = {} } = doc.components ?? {};
+  for (const [name, schema] of Object.entries(schemas)) schemas[name] = refWithoutSiblings(schema);
+  Object.values(responses).forEach(response);
+  headers(doc.components?.headers);
+  return doc;
+}
+
+/**
  * SOFA's document describes the GraphQL side of each route; this completes it into the REST API the
  * spec describes: operation names, the body as sent, the Error body and statuses, auth and headers.
  */
@@ -170,17 +244,21 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
   }
 
   const extra = components();
-  return {
+  return withoutRefSiblings({
     openapi: doc.openapi,
     info: {
       title: 'Animal Store API',
       version: '1.0.0',
       description: DESCRIPTION,
+      // A private service that grants no licence: a name, not an SPDX id, which would suggest one. There is no
+      // licence text to link to; the url (Redocly's info-license-strict asks for one) is the docs page, which
+      // shows the terms of use above. Root-relative like `servers`, so it means the same to every resolver.
+      license: { name: 'Proprietary', url: `${REST_BASE}/docs` },
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'pets', description: 'Animals of the store.' }],
     paths: doc.paths,
     components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
-  };
+  });
 }
