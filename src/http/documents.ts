@@ -1,4 +1,5 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import type { OpenAPIV3 } from 'openapi-types';
 import { loadConfig } from '../config.js';
 import { completeOpenApi } from './openapi.js';
 import { createRest } from './rest.js';
@@ -9,8 +10,11 @@ export function printSdl(schema: GraphQLSchema): string {
 }
 
 /** The OpenAPI document as served at /v1/openapi.json and committed in schema/openapi.json. */
-export function openApiJson(
-  schema: GraphQLSchema, sofaDocument = createRest(schema, () => ({}), loadConfig({}).graphql).sofaDocument,
-): string {
+/** SOFA's own OpenAPI document for the schema, before completion, from a REST surface built for it alone. */
+export function sofaDocumentOf(schema: GraphQLSchema): OpenAPIV3.Document {
+  return createRest(schema, () => ({}), loadConfig({}).graphql).sofaDocument;
+}
+
+export function openApiJson(schema: GraphQLSchema, sofaDocument = sofaDocumentOf(schema)): string {
   return `${JSON.stringify(completeOpenApi(sofaDocument, schema), null, 2)}\n`;
 }

@@ -1,16 +1,14 @@
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
+import { withoutRefSiblings } from './openapi-refs.js';
 import { BODY_ARGUMENT, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
 import { PLANS } from '../limits/plans.js';
 import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
 
 type Document = OpenAPIV3.Document;
 type Operation = OpenAPIV3.OperationObject;
-type Parameter = OpenAPIV3.ParameterObject;
-type Described = OpenAPIV3.ParameterBaseObject;
 type Schema = OpenAPIV3.SchemaObject;
-type SchemaOrRef = Schema | OpenAPIV3.ReferenceObject;
 
 const plans = Object.entries(PLANS).map(([plan, limits]) =>
   `| ${plan} | ${limits ? limits.perMinute.toLocaleString('en') : 'custom'} | ${limits ? limits.perDay.toLocaleString('en') : 'custom'} |`);
@@ -23,14 +21,17 @@ Every operation needs an API key: \`Authorization: Bearer <key>\` (the scheme in
 unknown or revoked key gets \`401 UNAUTHENTICATED\` with \`WWW-Authenticate: Bearer\`.
 
 ## Rate limits
-Each key has two fixed windows, a minute and a day, by plan:
+Each key has two fixed windows, a minute (reset at every whole minute) and a day (reset at 00:00 UTC), by
+plan:
 
 | Plan | Requests per minute | Requests per day |
 |---|---|---|
 ${plans.join('\n')}
 
-Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (this request counted) and
-\`X-RateLimit-Reset\` (unix seconds) for the window with the fewest requests remaining (the shorter one on
+Every REST call costs one point of this budget. The same budget serves GraphQL at \`/graphql\`, where an
+operation costs one point per root field it selects, aliases included. Every response carries
+\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (points left, this request counted) and
+\`X-RateLimit-Reset\` (unix seconds) for the window with the fewest points remaining (the shorter one on
 a tie). Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
 window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
 (\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
@@ -46,12 +47,17 @@ const ERRORS: Record<string, [name: string, description: string]> = {
   400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
   401: ['Unauthenticated', 'The API key is missing, unknown or revoked.'],
   404: ['NotFound', 'The requested resource could not be found.'],
+  408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
   413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
   415: ['UnsupportedMediaType', 'The request body is not `application/json`.'],
   429: ['TooManyRequests', 'Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially.'],
+  431: ['HeadersTooLarge', 'The request line and headers (`HEADERS_TOO_LARGE`) are over the server\'s limit; the connection is closed.'],
   500: ['Internal', 'An unexpected error; the `X-Request-Id` header identifies it in the logs.'],
-  503: ['Unavailable', 'The database is unreachable; retry shortly.'],
+  503: ['Unavailable', 'The database is unreachable or too slow, or this instance is shutting down (then with `Retry-After`); retry shortly.'],
 };
+
+/** Refused by the HTTP layer before the request is read: counted against no budget, so no limit headers. */
+const BEFORE_LIMITS = new Set(['408', '431']);
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
@@ -74,6 +80,7 @@ function components(): OpenAPIV3.ComponentsObject {
       'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', schema: { type: 'string' } },
       Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
       Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
+      Location: { description: 'Where the created record lives: its URL path, which a GET answers.', schema: { type: 'string' } },
     },
     schemas: {
       Error: {
@@ -89,7 +96,9 @@ function components(): OpenAPIV3.ComponentsObject {
     },
     responses: Object.fromEntries(Object.entries(ERRORS).map(([status, [name, description]]) => [name, {
       description,
-      headers: status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') } : RATE_LIMIT_HEADERS,
+      headers: BEFORE_LIMITS.has(status) ? { 'X-Request-Id': ref('headers', 'X-Request-Id') }
+        : status === '429' || status === '503' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
+          : RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: ref('schemas', 'Error') } },
     }])),
   };
@@ -97,7 +106,7 @@ function components(): OpenAPIV3.ComponentsObject {
 
 /** Which errors each operation can answer with, beyond those every operation can. */
 function errorStatuses({ route }: RoutedField): number[] {
-  const statuses = [400, 401, 429, 500, 503];
+  const statuses = [400, 401, 408, 429, 431, 500, 503];
   if (route.method === 'POST') statuses.push(413, 415);
   if (route.path.includes(':')) statuses.push(404);
   return statuses.sort();
@@ -139,77 +148,10 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     [status]: {
       ...success,
       description: status === '201' ? 'Created: the stored record, with its assigned `id`.' : 'OK',
-      headers: { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders },
+      headers: { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders, ...(route.location ? { Location: ref('headers', 'Location') } : {}) },
     },
     ...Object.fromEntries(errorStatuses(routed).map((s) => [s, ref('responses', ERRORS[s]![0])])),
   };
-}
-
-/**
- * OpenAPI 3.0 ignores everything beside a `$ref` (Redocly's spec-ref-siblings), so a description or a
- * default written there is lost to every tool. Keep them by wrapping the reference, at any depth:
- * `{ allOf: [{ $ref }], description }`.
- */
-function refWithoutSiblings(schema: SchemaOrRef): SchemaOrRef {
-  if ('$ref' in schema) {
-    const { $ref, ...siblings } = schema as OpenAPIV3.ReferenceObject & Schema;
-    return Object.keys(siblings).length === 0 ? { $ref } : { allOf: [{ $ref }], ...siblings };
-  }
-  const out = { ...schema } as Schema & { items?: SchemaOrRef };
-  if (out.properties) {
-    out.properties = Object.fromEntries(Object.entries(out.properties).map(([name, s]) => [name, refWithoutSiblings(s)]));
-  }
-  if (out.items) out.items = refWithoutSiblings(out.items);
-  if (typeof out.additionalProperties === 'object') out.additionalProperties = refWithoutSiblings(out.additionalProperties);
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) out[key] &&= out[key].map(refWithoutSiblings);
-  if (out.not) out.not = refWithoutSiblings(out.not);
-  return out;
-}
-
-/**
- * SOFA describes an argument inside its parameter's schema, where Swagger UI does not show it and,
- * beside the `$ref` of an enum, OpenAPI ignores it: the description belongs to the parameter (or header).
- */
-function describeParameter<T extends Described>(parameter: T): T {
-  const { schema, ...rest } = parameter;
-  if (!schema) return parameter;
-  const { description, ...schemaRest } = schema as Schema;
-  const described = description !== undefined && rest.description === undefined
-    ? { ...rest, description, schema: refWithoutSiblings(schemaRest) }
-    : { ...rest, schema: refWithoutSiblings(schema) };
-  return described as T;
-}
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-/** Every parameter described on itself, and every schema of the document free of `$ref` siblings. */
-function withoutRefSiblings(doc: Document): Document {
-  const content = (media: Record<string, OpenAPIV3.MediaTypeObject> = {}) => {
-    for (const type of Object.values(media)) if (type.schema) type.schema = refWithoutSiblings(type.schema);
-  };
-  const headers = (map: Record<string, OpenAPIV3.HeaderObject | OpenAPIV3.ReferenceObject> = {}) => {
-    for (const [name, header] of Object.entries(map)) if (!('$ref' in header)) map[name] = describeParameter(header);
-  };
-  const response = (r: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject) => {
-    if ('$ref' in r) return;
-    content(r.content);
-    headers(r.headers);
-  };
-  const parameters = (list?: (Parameter | OpenAPIV3.ReferenceObject)[]) => list?.map((p) => ('$ref' in p ? p : describeParameter(p)));
-  for (const item of Object.values(doc.paths)) {
-    if (!item) continue;
-    if (item.parameters) item.parameters = parameters(item.parameters);
-    for (const operation of METHODS.map((method) => item[method]).filter((op) => op !== undefined)) {
-      if (operation.parameters) operation.parameters = parameters(operation.parameters);
-      if (operation.requestBody && !('$ref' in operation.requestBody)) content(operation.requestBody.content);
-      Object.values(operation.responses).forEach(response);
-    }
-  }
-  const { schemas = {}, responses = {} } = doc.components ?? {};
-  for (const [name, schema] of Object.entries(schemas)) schemas[name] = refWithoutSiblings(schema);
-  Object.values(responses).forEach(response);
-  headers(doc.components?.headers);
-  return doc;
 }
 
 /**

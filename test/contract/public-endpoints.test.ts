@@ -60,6 +60,10 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
     }
     expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After');
+    expect(doc.paths['/pets'].post.responses['201'].headers.Location).toEqual({ $ref: '#/components/headers/Location' });
+    for (const [status, name] of [['408', 'RequestTimeout'], ['431', 'HeadersTooLarge']]) {
+      expect(doc.paths['/pets'].get.responses[status]).toEqual({ $ref: `#/components/responses/${name}` });
+    }
   });
 
   it('gives limit its range and default, and NewPet its optional status', () => {

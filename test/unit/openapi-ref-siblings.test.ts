@@ -1,14 +1,14 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { completeOpenApi } from '../../src/http/openapi.js';
-import { createRest } from '../../src/http/rest.js';
+import { sofaDocumentOf } from '../../src/http/documents.js';
 import { schema } from '../../src/schema/index.js';
 
 const PET_STATUS = { $ref: '#/components/schemas/PetStatus' };
 
 /** SOFA's document for our schema, with `$ref` siblings where SOFA writes them for other shapes of field. */
 function sofaDocumentWithSiblings(): OpenAPIV3.Document {
-  const doc = structuredClone(createRest(schema, () => ({})).sofaDocument) as OpenAPIV3.Document;
+  const doc = structuredClone(sofaDocumentOf(schema)) as OpenAPIV3.Document;
   const pet = doc.components!.schemas!.Pet as OpenAPIV3.SchemaObject;
   pet.properties!.previousStatus = { ...PET_STATUS, description: 'The status before the last change.' };
   pet.properties!.history = { type: 'array', items: { ...PET_STATUS, description: 'A past status.' } };
