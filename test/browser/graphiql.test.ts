@@ -62,6 +62,25 @@ describe('GraphiQL in a browser, offline', () => {
     await expect.poll(() => textOf(suggestions), { timeout: 10_000 }).toMatch(/pets/);
     await page.screenshot({ path: `${ARTIFACTS}graphiql-autocomplete.png` });
     expect(browser.external).toEqual([]);
+    expect(browser.violations).toEqual([]);
+  });
+
+  it('runs a query typed over the example at once, without the example\'s operation name', async () => {
+    const page = await browser.page();
+    await page.goto(`${api.url}/graphql`);
+    await setHeaders(page, { Authorization: api.headers.authorization });
+    const query = page.locator('.graphiql-query-editor .view-lines');
+    await query.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('{ pets(limit: 1) { name } }');
+    // At once, before GraphiQL has read the new operation's name (it still holds ListPets).
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => response(page), { timeout: 10_000 }).toContain('"pets"');
+    expect(await response(page)).not.toContain('Cannot infer operation');
+    expect(await response(page)).toContain('Browser Rex');
+    expect(browser.external).toEqual([]);
+    expect(browser.violations).toEqual([]);
   });
 
   it('shows the 401 error in the page for a wrong key', async () => {
@@ -73,5 +92,6 @@ describe('GraphiQL in a browser, offline', () => {
     expect(await response(page)).toContain('unknown or revoked');
     await page.screenshot({ path: `${ARTIFACTS}graphiql-401.png` });
     expect(browser.external).toEqual([]);
+    expect(browser.violations).toEqual([]);
   });
 });

@@ -47,5 +47,6 @@ describe('/v1/docs in a browser, offline', () => {
     await list.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}rest-docs-try-it-out.png`, fullPage: true });
     expect(browser.external).toEqual([]);
+    expect(browser.violations).toEqual([]);
   });
 });

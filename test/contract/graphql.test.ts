@@ -37,6 +37,13 @@ describe('POST /graphql', () => {
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 
+  it('refuses an operation name the document does not define with 400 in the status line and the body', async () => {
+    const res = await api.post('/graphql', { query: LIST, operationName: 'ListPets' });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0]).toMatchObject({ message: 'The document has no operation named "ListPets"', extensions: { code: 'BAD_REQUEST', status: 400 } });
+  });
+
   it('defaults status to available and limit to 20', async () => {
     const fresh = await startServer();
     try {

@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
     }
     expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After');
     expect(doc.paths['/pets'].post.responses['201'].headers.Location).toEqual({ $ref: '#/components/headers/Location' });
-    for (const [status, name] of [['408', 'RequestTimeout'], ['431', 'HeadersTooLarge']]) {
+    for (const [status, name] of [['408', 'RequestTimeout'], ['431', 'HeadersTooLarge']] as const) {
       expect(doc.paths['/pets'].get.responses[status]).toEqual({ $ref: `#/components/responses/${name}` });
     }
   });

@@ -14,6 +14,8 @@ export interface TestBrowser {
   page(): Promise<Page>;
   /** Every non-local URL a page tried to load. */
   readonly external: string[];
+  /** Every Content-Security-Policy violation a page reported, as `directive: blocked URI`. */
+  readonly violations: string[];
   close(): Promise<void>;
 }
 
@@ -26,9 +28,11 @@ export async function openBrowser(): Promise<TestBrowser> {
       '--disable-component-update', '--disable-sync'],
   });
   const external: string[] = [];
+  const violations: string[] = [];
   return {
     browser,
     external,
+    violations,
     async page() {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
       await context.route('**/*', (route) => {
@@ -37,7 +41,19 @@ export async function openBrowser(): Promise<TestBrowser> {
         external.push(url.href);
         return route.abort();
       });
-      return context.newPage();
+      // The page's own report of each violation, and Chromium's console line for those it reports there only.
+      await context.exposeFunction('reportCspViolation', (violation: string) => { violations.push(violation); });
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          (window as unknown as { reportCspViolation(v: string): void })
+            .reportCspViolation(`${event.effectiveDirective}: ${event.blockedURI || 'inline'}`);
+        });
+      });
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      return page;
     },
     close: () => browser.close(),
   };
