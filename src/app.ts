@@ -55,15 +55,14 @@ export interface AppOptions {
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
 export async function createApp(config: Config, { clock = systemClock, plugins = [] }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
-  const dataSource = createDataSource(config.database);
-  await dataSource.initialize();
+  const migrator = await createDataSource(config.database, { forMigrations: true }).initialize();
   try {
-    const ran = await migrate(dataSource);
+    const ran = await migrate(migrator);
     if (ran.length > 0) log.info({ migrations: ran }, 'database migrated');
-  } catch (error) {
-    await dataSource.destroy();
-    throw error;
+  } finally {
+    await migrator.destroy();
   }
+  const dataSource = await createDataSource(config.database).initialize();
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);

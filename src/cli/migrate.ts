@@ -5,7 +5,7 @@ import { migrate } from '../db/migrate.js';
 
 try {
   const config = loadConfig();
-  const dataSource = await createDataSource(config.database).initialize();
+  const dataSource = await createDataSource(config.database, { forMigrations: true }).initialize();
   try {
     const ran = await migrate(dataSource);
     console.log(`${describeDatabase(config.database)}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ApiKeyEntity, type ApiKeyRecord } from './api-key.entity.js';
-import { failUnavailable } from './unavailable.js';
+import { bounded } from './deadline.js';
 
 export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>;
 
@@ -20,15 +20,15 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
     async create(key) {
       // Whole seconds: MySQL's DATETIME keeps no more, so what we return is what a later read gives.
       const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const { identifiers } = await keys.insert({ ...key, createdAt, revokedAt: null }).catch(failUnavailable);
+      const { identifiers } = await bounded(dataSource, () => keys.insert({ ...key, createdAt, revokedAt: null }));
       return { ...key, id: Number(identifiers[0]?.id), createdAt, revokedAt: null };
     },
-    findByHash: (hash) => keys.findOneBy({ hash }).catch(failUnavailable),
-    findById: (id) => keys.findOneBy({ id }).catch(failUnavailable),
+    findByHash: (hash) => bounded(dataSource, () => keys.findOneBy({ hash })),
+    findById: (id) => bounded(dataSource, () => keys.findOneBy({ id })),
     async revoke(id) {
-      await keys.createQueryBuilder().update().set({ revokedAt: new Date() })
-        .where('id = :id AND revoked_at IS NULL', { id }).execute().catch(failUnavailable);
+      await bounded(dataSource, () => keys.createQueryBuilder().update().set({ revokedAt: new Date() })
+        .where('id = :id AND revoked_at IS NULL', { id }).execute());
     },
-    list: () => keys.find({ order: { id: 'ASC' } }).catch(failUnavailable),
+    list: () => bounded(dataSource, () => keys.find({ order: { id: 'ASC' } })),
   };
 }

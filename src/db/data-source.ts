@@ -4,12 +4,18 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import type { DatabaseConfig } from '../config.js';
 import { ApiKeyEntity } from './api-key.entity.js';
+import { setDeadline } from './deadline.js';
+import { boundedMysql2 } from './mysql-session.js';
 import { PetEntity } from './pet.entity.js';
 
 export const SQLITE_FILE = 'animal-store.sqlite';
 
-/** Builds, without connecting, the one DataSource for either backend: everything above it is the same code. */
-export function createDataSource(database: DatabaseConfig): DataSource {
+/**
+ * Builds, without connecting, the one DataSource for either backend: everything above it is the same code.
+ * Its statements are bounded by the statement timeout, except a migration's (DDL on a large table, or
+ * waiting for another instance's migrations, takes as long as it takes).
+ */
+export function createDataSource(database: DatabaseConfig, { forMigrations = false } = {}): DataSource {
   const common = {
     entities: [PetEntity, ApiKeyEntity],
     migrations: MIGRATIONS,
@@ -27,16 +33,21 @@ export function createDataSource(database: DatabaseConfig): DataSource {
       // Fail fast when the server is gone, so clients get a 503 instead of a hung request.
       connectTimeout: 5_000,
       poolSize: 10,
+      ...(forMigrations ? {} : { driver: boundedMysql2(database.statementTimeoutSeconds) }),
     }
     : {
       ...common,
       type: 'better-sqlite3',
       database: sqliteFile(database.dir),
-      // WAL lets the keys command write while the server reads; the timeout waits out a writer.
+      // WAL lets the keys command write while the server reads. SQLite's own wait for a writer's lock
+      // blocks the event loop (the driver is synchronous), so a busy file fails at once and the call is
+      // tried again a little later, without blocking (see deadline.ts).
       enableWAL: true,
-      timeout: 5_000,
+      timeout: forMigrations ? 60_000 : 0,
     };
-  return new DataSource(options);
+  const dataSource = new DataSource(options);
+  if (!forMigrations) setDeadline(dataSource, database.statementTimeoutSeconds, database.kind === 'sqlite');
+  return dataSource;
 }
 
 export function sqliteFile(dir: string): string {

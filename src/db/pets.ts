@@ -3,7 +3,7 @@ import type { NewPetInput } from '../schema/new-pet.js';
 import type { PetRecord } from '../schema/pet.js';
 import type { PetStatus } from '../schema/pet-status.js';
 import { PetEntity } from './pet.entity.js';
-import { failUnavailable } from './unavailable.js';
+import { bounded } from './deadline.js';
 
 /** Every query the API makes about pets: one round trip each. */
 export interface PetStore {
@@ -16,11 +16,11 @@ export function petStore(dataSource: DataSource): PetStore {
   const pets = dataSource.getRepository(PetEntity);
   return {
     list: ({ limit, status }) =>
-      pets.find({ where: status ? { status } : {}, order: { id: 'ASC' }, take: limit }).catch(failUnavailable),
-    get: (id) => pets.findOneBy({ id }).catch(failUnavailable),
+      bounded(dataSource, () => pets.find({ where: status ? { status } : {}, order: { id: 'ASC' }, take: limit })),
+    get: (id) => bounded(dataSource, () => pets.findOneBy({ id })),
     async create({ name, categoryId, status }) {
       // insert() writes the generated id back into the object it is given; give it one of its own.
-      const { identifiers } = await pets.insert({ name, categoryId, status }).catch(failUnavailable);
+      const { identifiers } = await bounded(dataSource, () => pets.insert({ name, categoryId, status }));
       return { id: Number(identifiers[0]?.id), name, categoryId, status };
     },
   };

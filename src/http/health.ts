@@ -1,5 +1,9 @@
 import type { DataSource } from 'typeorm';
+import { within } from '../db/deadline.js';
 import type { RedisConnection } from '../limits/redis.js';
+
+/** A probe answers within its load balancer's timeout, whatever the database does. */
+const PROBE_QUERY_MS = 1_000;
 
 /**
  * `/healthz`: the process answers. `/readyz`: it can serve requests, which needs the database. Without
@@ -10,7 +14,7 @@ export function createHealth(dataSource: DataSource, redis: RedisConnection | un
   return {
     healthz: () => Response.json({ status: 'ok' }),
     async readyz(): Promise<Response> {
-      const database = await dataSource.query('SELECT 1').then(() => 'up', () => 'down');
+      const database = await within(dataSource.query('SELECT 1'), PROBE_QUERY_MS).then(() => 'up', () => 'down');
       const rateLimits = !redis ? 'in-process' : redis.isUp() ? 'up' : 'degraded';
       const checks = { database, redis: rateLimits };
       if (database === 'down') return Response.json({ status: 'unavailable', checks }, { status: 503 });

@@ -1,0 +1,58 @@
+import Database from 'better-sqlite3';
+import { createConnection } from 'mysql2/promise';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SQLITE_FILE } from '../../../src/db/data-source.js';
+import { backend } from '../../support/backend.js';
+import { startServer, type TestServer } from '../../support/server.js';
+
+let api: TestServer;
+beforeAll(async () => { api = await startServer({ env: { STATEMENT_TIMEOUT_SECONDS: '2' } }); });
+afterAll(async () => { await api?.close(); });
+
+/** Another client of the same database takes the write lock on pets and keeps it until released. */
+async function holdWriteLock(): Promise<() => Promise<void>> {
+  if (backend === 'embedded') {
+    const db = new Database(join(api.store.env.DATA_DIR!, SQLITE_FILE));
+    db.exec('BEGIN IMMEDIATE');
+    return async () => { db.exec('ROLLBACK'); db.close(); };
+  }
+  const connection = await createConnection({ uri: api.store.env.DATABASE_URL! });
+  await connection.query('BEGIN');
+  // Every row and the gap after the last: an INSERT waits for this lock.
+  await connection.query('SELECT id FROM pets FOR UPDATE');
+  return async () => { await connection.query('ROLLBACK'); await connection.end(); };
+}
+
+describe('a statement held past STATEMENT_TIMEOUT_SECONDS', () => {
+  it('answers 503 UNAVAILABLE after the timeout instead of hanging, keeps serving meanwhile, and writes once the lock is gone', async () => {
+    expect((await api.post('/v1/pets', { name: 'Before', categoryId: 1 })).status).toBe(201);
+    const release = await holdWriteLock();
+    try {
+      const started = Date.now();
+      const [rest, gql, health] = await Promise.all([
+        api.post('/v1/pets', { name: 'Held', categoryId: 1 }),
+        api.gql('mutation { createPet(input: { name: "Held", categoryId: 1 }) { id } }'),
+        // The wait for the lock holds neither the event loop nor the other requests.
+        (async () => { await new Promise((resolve) => setTimeout(resolve, 300)); const t = Date.now(); const r = await fetch(`${api.url}/healthz`); return { status: r.status, ms: Date.now() - t }; })(),
+      ]);
+      const ms = Date.now() - started;
+      expect(rest.status).toBe(503);
+      expect(rest.body).toEqual({ code: 'UNAVAILABLE', message: expect.any(String), status: 503 });
+      expect(rest.headers.get('x-request-id')).toBeTruthy();
+      expect(gql.status).toBe(503);
+      expect(gql.body.errors[0].extensions).toEqual({ code: 'UNAVAILABLE', status: 503 });
+      expect(health.status).toBe(200);
+      expect(health.ms).toBeLessThan(200);
+      expect(ms).toBeGreaterThanOrEqual(1_900);
+      expect(ms).toBeLessThan(4_000);
+      console.info(`${backend}: a write behind a held lock answered 503 after ${ms} ms; /healthz meanwhile in ${health.ms} ms`);
+      // Reads are not behind the writer's lock.
+      expect((await api.get('/v1/pets')).status).toBe(200);
+    } finally {
+      await release();
+    }
+    expect((await api.post('/v1/pets', { name: 'After', categoryId: 1 })).status).toBe(201);
+    expect((await api.get('/v1/pets')).body.map((p: { name: string }) => p.name)).toEqual(['Before', 'After']);
+  });
+});
