@@ -56,7 +56,9 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     if (!found) {
       const options = { keyPrefix, points, duration };
       found = redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+        ? new RateLimiterRedis({
+          ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true,
+        })
         : new RateLimiterMemory(options);
       limiters.set(keyPrefix, found);
     }

@@ -11,10 +11,17 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
+/** How often an idle connection is checked: a Redis that hangs (no close, no error) is found this fast. */
+const HEALTH_CHECK_MS = 1_000;
+
 /**
  * Never waits for Redis: commands fail at once while it is away (no offline queue) or slow (a short
  * command timeout), so rate-limiter-flexible falls back to its insurance limiter and requests go on.
  * Concurrent commands of one request leave in one write (auto-pipelining). One warning per outage.
+ *
+ * A Redis that stops answering without closing the connection (a hung host, a partition) is found by a
+ * PING each second: the connection is dropped and reopened, so the limiter stops waiting out command
+ * timeouts and uses its insurance at once, until Redis answers again.
  */
 export function connectRedis(url: string): RedisConnection {
   const client = new Redis(url, {
@@ -41,6 +48,14 @@ export function connectRedis(url: string): RedisConnection {
   });
   client.on('error', (error: Error) => down(error.message));
   client.on('close', () => down('connection closed'));
+  const healthCheck = setInterval(() => {
+    if (client.status !== 'ready') return;
+    client.ping().catch((error: Error) => {
+      if (client.status !== 'ready') return;
+      down(`no answer to PING: ${error.message}`);
+      client.disconnect(true);
+    });
+  }, HEALTH_CHECK_MS).unref();
 
   return {
     client,
@@ -53,6 +68,7 @@ export function connectRedis(url: string): RedisConnection {
     isUp: () => up,
     describe: () => `Redis at ${where}`,
     async close() {
+      clearInterval(healthCheck);
       client.removeAllListeners('close');
       client.disconnect();
     },
