@@ -58,12 +58,12 @@ export async function listeningUrl(server: ServerProcess): Promise<string> {
 
 /** Spawns servers, each on a fresh store, and kills them and drops their stores after each test. */
 export function spawnedServers() {
-  const running: { server: ServerProcess; store: Store }[] = [];
+  const running: { server: ServerProcess; store?: Store }[] = [];
   afterEach(async () => {
     for (const { server, store } of running.splice(0)) {
       server.child.kill('SIGKILL');
       await server.exited;
-      await store.drop();
+      await store?.drop();
     }
   });
   return {
@@ -72,6 +72,12 @@ export function spawnedServers() {
       const server = spawnServer({ ...store.env, ...env });
       running.push({ server, store });
       return { server, store };
+    },
+    /** Another server on a store an earlier one started with (which drops it). */
+    restart(store: Store, env: Record<string, string> = {}) {
+      const server = spawnServer({ ...store.env, ...env });
+      running.unshift({ server });
+      return server;
     },
   };
 }
