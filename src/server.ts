@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { answerClientError } from './http/client-errors.js';
+import { answerClientError, answerConnect } from './http/client-errors.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -25,6 +25,7 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
   }, app.handle);
   // Requests that never reach the pipeline (malformed, too slow, headers too large) still get an Error body.
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

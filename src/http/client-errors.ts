@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { STATUS, type ErrorCode } from '../errors.js';
 import { log } from '../log.js';
 
@@ -27,10 +28,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const { code, message } = classify(error.code);
+  refuse(socket, code, message, { parserError: error.code });
+}
+
+/**
+ * CONNECT asks for a tunnel, which Node hands to a listener of its own instead of the pipeline; without
+ * one it would drop the connection unanswered. This server is no proxy: 405, in the Error body.
+ */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  refuse(socket as Socket, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this server is not a proxy', {}, ['Allow: GET, HEAD, POST, OPTIONS']);
+}
+
+function refuse(socket: Socket, code: ErrorCode, message: string, logged: object, extraHeaders: string[] = []): void {
   const status = STATUS[code];
   const requestId = randomUUID();
   const body = JSON.stringify({ code, message, status });
-  log.info({ requestId, status, parserError: error.code, client: socket.remoteAddress }, `refused by the HTTP parser: ${code}`);
+  log.info({ requestId, status, ...logged, client: socket.remoteAddress }, `refused before the pipeline: ${code}`);
   socket.end([
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/json; charset=utf-8',
@@ -40,6 +53,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     'X-Content-Type-Options: nosniff',
     'Referrer-Policy: no-referrer',
     'Cache-Control: no-store',
+    ...extraHeaders,
     '',
     body,
   ].join('\r\n'));

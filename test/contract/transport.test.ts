@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseResponses, rawConnection } from '../support/raw-socket.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let api: TestServer;
@@ -42,6 +43,16 @@ describe('known paths, other methods', () => {
     expect(res.headers.get('allow')).toBe(allow);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body).toEqual({ code: 'METHOD_NOT_ALLOWED', message: expect.stringContaining(method), status: 405 });
+  });
+
+  it('CONNECT answers 405 in the Error shape instead of dropping the connection (found by the property tests)', async () => {
+    const connection = await rawConnection(api.url);
+    connection.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const [response] = parseResponses((await connection.closed).text);
+    expect(response!.status).toBe(405);
+    expect(response!.headers['x-request-id']).toBeTruthy();
+    expect(response!.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    expect(response!.body).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'CONNECT is not supported: this server is not a proxy', status: 405 });
   });
 
   it('PUT /graphql answers 405 in the GraphQL shape with Allow: GET, POST', async () => {

@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { anyJson, oddText, petBody } from './rest.js';
+
+const VALID = [
+  '{ pets { id name categoryId status } }',
+  'query List($limit: Int, $status: PetStatus) { pets(limit: $limit, status: $status) { id name } }',
+  'query One($id: SafeInt!) { pet(id: $id) { id name status } }',
+  'mutation Create($input: NewPet!) { createPet(input: $input) { id name categoryId status } }',
+  '{ a: pets(limit: 1) { id } b: pet(id: 1) { name } }',
+  '{ __typename }',
+  '{ __schema { queryType { name } } }',
+  'fragment F on Pet { id name } query Q { pets(limit: 2) { ...F } }',
+  'query Q($skip: Boolean!) { pets { id @skip(if: $skip) name } }',
+];
+
+/** One edit to a document: a character inserted, deleted or replaced, or two documents spliced. */
+const mutated = fc.tuple(fc.constantFrom(...VALID), fc.nat(), fc.oneof(fc.constantFrom('{', '}', '(', ')', '$', '@', '"', '...', '#', ':', '!', '[', ']', ' ', 'pets', 'id'), fc.string({ maxLength: 3 })), fc.constantFrom('insert', 'delete', 'replace'))
+  .map(([doc, at, text, how]) => {
+    const i = at % (doc.length + 1);
+    return how === 'insert' ? doc.slice(0, i) + text + doc.slice(i)
+      : how === 'delete' ? doc.slice(0, i) + doc.slice(i + text.length + 1)
+        : doc.slice(0, i) + text + doc.slice(i + text.length);
+  });
+
+/** Nested selections and many aliases: within the limits or far past them. */
+const heavy = fc.oneof(
+  fc.integer({ min: 1, max: 40 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: pets(limit: 1) { id }`).join(' ')} }`),
+  fc.integer({ min: 1, max: 30 }).map((n) => `{ pets { ${'__typename '.repeat(n)} } }`),
+  fc.integer({ min: 1, max: 20 }).map((n) => `query Q { pets { id ${'... on Pet { '.repeat(n)}name${' }'.repeat(n)} } }`),
+  fc.integer({ min: 1, max: 20 }).map((n) => `{ pets { id ${'@include(if: true) '.repeat(n)} } }`),
+);
+
+/** A document: a valid one, an edited one, a heavy one, or text. */
+export const graphqlDocument = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...VALID) }, { weight: 3, arbitrary: mutated },
+  { weight: 1, arbitrary: heavy }, { weight: 1, arbitrary: oddText },
+);
+
+/** Variables: the right names with odd values, or anything at all. */
+export const graphqlVariables = fc.oneof(
+  fc.record({
+    limit: fc.oneof(fc.integer({ min: -5, max: 200 }), oddText, anyJson),
+    status: fc.oneof(fc.constantFrom('available', 'sold', 'AVAILABLE'), oddText),
+    id: fc.oneof(fc.integer(), fc.constantFrom(1, 2 ** 53), oddText),
+    input: fc.oneof(petBody, anyJson),
+    skip: fc.oneof(fc.boolean(), anyJson),
+  }, { requiredKeys: [] }),
+  anyJson,
+);
+
+/** A whole GraphQL-over-HTTP body, perhaps with fields of the wrong type. */
+export const graphqlBody = fc.record({
+  query: fc.oneof({ weight: 9, arbitrary: graphqlDocument }, { weight: 1, arbitrary: anyJson }),
+  variables: graphqlVariables,
+  operationName: fc.oneof(fc.constantFrom('List', 'One', 'Create', 'Q', 'Nope', ''), anyJson),
+  extensions: anyJson,
+}, { requiredKeys: ['query'] });

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+
+const STATUSES = ['available', 'pending', 'sold'];
+
+/** Text that looks like what a careless or hostile client sends: empty, huge, unicode, control characters. */
+export const oddText = fc.oneof(
+  fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('', ' ', '\u0000', '\ud800', '🐈', '\u202e', 'null', '0'),
+  fc.string({ minLength: 150, maxLength: 400 }),
+);
+
+const oddNumber = fc.oneof(
+  fc.integer(), fc.double(), fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e308, -0, 9007199254740991),
+);
+
+/** Any JSON value, shallow or deep. */
+export const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom({}, [], null, true, 'x'));
+
+/** A NewPet as the spec has it, then perhaps broken one field at a time. */
+export const petBody = fc.record({
+  name: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), oddText, oddNumber, fc.constant(null)),
+  categoryId: fc.oneof(fc.integer({ min: 1, max: 1000 }), oddNumber, oddText, fc.constant(null)),
+  status: fc.oneof(fc.constantFrom(...STATUSES), oddText, fc.constant(null)),
+  extra: anyJson,
+}, { requiredKeys: [] }).map(({ extra, ...pet }) => (extra === undefined ? pet : { ...pet, [String(Object.keys(pet).length)]: extra }));
+
+/** Percent-encoding as a client does it (a lone surrogate becomes U+FFFD first, as fetch would). */
+const encode = (text: string) => encodeURIComponent(text.toWellFormed());
+
+/** A path under the API: the real ones, and their mutations. */
+export const apiPath = fc.oneof(
+  fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/pets/', '/v1/pets//1', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/graphql', '/'),
+  fc.tuple(fc.constantFrom('/v1/pets/', '/v1/', '/'), fc.oneof(
+    oddNumber.map(String), oddText.map(encode), fc.constantFrom('%', '%zz', '%00', '..', '../..', '%2e%2e', '%2F', '1e3', '0x10', ' 1', '-1', '01', '1.0'),
+  )).map(([base, tail]) => base + tail),
+);
+
+/** A query string: the real parameters with odd values, repeated, or unknown ones. */
+export const queryString = fc.array(fc.tuple(
+  fc.constantFrom('limit', 'status', 'id', 'offset', 'limit[]', 'status[0]', '', 'x', '__proto__', 'constructor'),
+  fc.oneof(oddNumber.map(String), oddText, fc.constantFrom(...STATUSES), fc.constantFrom('%', '%zz', '', '100', '101', '0')),
+), { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${/%/.test(v) ? v : encode(v)}`).join('&')}`));
+
+/** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */
+export const bodyText = fc.oneof(
+  { weight: 4, arbitrary: petBody.map((b) => JSON.stringify(b)) },
+  { weight: 1, arbitrary: anyJson.map((b) => JSON.stringify(b)) },
+  { weight: 1, arbitrary: fc.oneof(oddText, fc.constantFrom('{', '{"name":', '[1,', '{"name":"a","categoryId":1}garbage', '\u0000', 'null')) },
+);
