@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 
-const unix = () => Math.floor(Date.now() / 1000);
+// The server's time, which stands still until a test moves it (real time may cross a minute meanwhile).
+const unix = () => Math.floor(api.clock.now() / 1000);
 const limitHeaders = (res: { headers: Headers }) => ({
   limit: Number(res.headers.get('x-ratelimit-limit')),
   remaining: Number(res.headers.get('x-ratelimit-remaining')),
