@@ -20,7 +20,7 @@ const HEALTH_CHECK_MS = 1_000;
  * Concurrent commands of one request leave in one write (auto-pipelining). One warning per outage.
  *
  * A Redis that stops answering without closing the connection (a hung host, a partition) is found by a
- * PING each second: the connection is dropped and reopened, so the limiter stops waiting out command
+ * PING each second (two unanswered in a row): the connection is dropped and reopened, so the limiter stops waiting out command
  * timeouts and uses its insurance at once, until Redis answers again.
  */
 export function connectRedis(url: string): RedisConnection {
@@ -48,10 +48,13 @@ export function connectRedis(url: string): RedisConnection {
   });
   client.on('error', (error: Error) => down(error.message));
   client.on('close', () => down('connection closed'));
+  let unanswered = 0;
   const healthCheck = setInterval(() => {
-    if (client.status !== 'ready') return;
-    client.ping().catch((error: Error) => {
-      if (client.status !== 'ready') return;
+    if (client.status !== 'ready') { unanswered = 0; return; }
+    client.ping().then(() => { unanswered = 0; }, (error: Error) => {
+      // Two in a row: one slow answer on a loaded host is not a hung Redis.
+      if (client.status !== 'ready' || ++unanswered < 2) return;
+      unanswered = 0;
       down(`no answer to PING: ${error.message}`);
       client.disconnect(true);
     });
