@@ -40,7 +40,7 @@ export function isAppError(error: unknown): error is AppError {
  * (which variable, which field). Anything with another cause is unexpected: it is logged with the
  * request id and answered without a word about its cause.
  */
-export function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown, requestId?: string): AppError {
   if (isAppError(error)) return error;
   if (error instanceof GraphQLError) {
     let cause: unknown = error;
@@ -49,7 +49,7 @@ export function toAppError(error: unknown): AppError {
       return withLocation(appError(isAppError(cause) ? cause.extensions.code : clientCode(error), error.message), error);
     }
   }
-  log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
+  log.error({ requestId, err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
   return withLocation(appError('INTERNAL', 'Internal error'), error);
 }
 

@@ -1,24 +1,15 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type Logger, type LoggerOptions } from 'pino';
-
-/** Per-request facts every log line of that request carries, without threading them through calls. */
-export interface RequestScope {
-  readonly requestId: string;
-}
-
-export const requestScope = new AsyncLocalStorage<RequestScope>();
 
 const options: LoggerOptions = {
   base: undefined,
   // Never let a credential into a log line, however it got into the object being logged.
   redact: { paths: ['authorization', '*.authorization', 'headers.authorization', 'key', '*.key'], censor: '[redacted]' },
-  mixin: () => {
-    const scope = requestScope.getStore();
-    return scope ? { requestId: scope.requestId } : {};
-  },
 };
 
-/** The one logger: JSON lines on stdout, each stamped with the request id when there is one. */
+/**
+ * The one logger: JSON lines on stdout. A line about a request carries its `requestId`, passed by the
+ * code that logs it (no async context: its promise hooks would cost every request, on Node 20).
+ */
 export let log: Logger = pino(options);
 
 /** Called once by main.ts: people at a terminal get pretty lines, machines get JSON. */

@@ -1,11 +1,13 @@
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
 import { renderError, toAppError } from '../errors.js';
 import type { ServerContext } from './server-context.js';
+import { requestIdOf } from './use-request-log.js';
 
 type Handler = (request: Request, serverContext: ServerContext) => Response | Promise<Response>;
 
 /** The client's view of any failure: ours keep their code; anything else is INTERNAL, its cause logged with the request id. */
-const answer = (error: unknown, serverContext: ServerContext) => renderError(toAppError(error), serverContext.route?.surface ?? 'rest');
+const answer = (error: unknown, request: Request, serverContext: ServerContext) =>
+  renderError(toAppError(error, requestIdOf(request)), serverContext.route?.surface ?? 'rest');
 
 /** What the failed response already carried (request id, limits, CORS) is kept; its body and type are not. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
@@ -26,7 +28,7 @@ export function withErrorBoundary(plugins: ServerAdapterPlugin<ServerContext>[],
           try {
             await onRequest(payload);
           } catch (error) {
-            payload.endResponse(answer(error, payload.serverContext));
+            payload.endResponse(answer(error, payload.request, payload.serverContext));
           }
         },
       }),
@@ -35,7 +37,7 @@ export function withErrorBoundary(plugins: ServerAdapterPlugin<ServerContext>[],
           try {
             await onResponse(payload);
           } catch (error) {
-            const replacement = answer(error, payload.serverContext);
+            const replacement = answer(error, payload.request, payload.serverContext);
             for (const [name, value] of payload.response.headers) {
               if (!BODY_HEADERS.has(name) && !replacement.headers.has(name)) replacement.headers.set(name, value);
             }
@@ -49,7 +51,7 @@ export function withErrorBoundary(plugins: ServerAdapterPlugin<ServerContext>[],
     try {
       return await handler(request, serverContext);
     } catch (error) {
-      return answer(error, serverContext);
+      return answer(error, request, serverContext);
     }
   };
   return { plugins: guarded, handler: guardedHandler };

@@ -3,6 +3,7 @@ import { createYoga, processRegularResult, type Plugin, type YogaLogger } from '
 import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerContext } from './server-context.js';
+import { requestIdOf } from './use-request-log.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -31,10 +32,11 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
  */
 function useErrorResults(): Plugin {
   return {
-    onResultProcess({ result, setResult, resultProcessor, setResultProcessor }) {
+    onResultProcess({ request, result, setResult, resultProcessor, setResultProcessor }) {
       if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
       if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
-      const errors = result.errors.map(toAppError);
+      const requestId = requestIdOf(request);
+      const errors = result.errors.map((error) => toAppError(error, requestId));
       const failed = result.data == null;
       setResult({
         ...(result as ExecutionResult),
@@ -65,7 +67,8 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     cors: false,
     maxRequestBodySize: false,
     logging: yogaLogger,
-    maskedErrors: { maskError: (error) => toAppError(error) },
+    // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
+    maskedErrors: false,
     context: (initial) => context(initial),
     plugins: [useCheckedRequest(), useErrorResults(), ...plugins],
   });

@@ -21,14 +21,17 @@ export function restMessage(message: string): string {
   return `Invalid "${name}": ${detail}`;
 }
 
-function restError(error: unknown): AppError {
-  const coded = toAppError(error);
+function restError(error: unknown, requestId?: string): AppError {
+  const coded = toAppError(error, requestId);
   if (coded.extensions.code !== 'BAD_REQUEST') return coded;
   const message = restMessage(coded.message);
   return message === coded.message ? coded : appError('BAD_REQUEST', message);
 }
 
-/** SOFA's errorHandler: every error it meets, rendered as the REST Error body. */
-export function renderRestErrors(errors: readonly unknown[]): Response {
-  return renderError(mostSevere(errors.map(restError)), 'rest');
+/**
+ * SOFA's errorHandler: every error it meets, rendered as the REST Error body. Errors of execution reach it
+ * already coded by the executor, which knows the request id; SOFA itself does not pass it.
+ */
+export function renderRestErrors(errors: readonly unknown[], requestId?: string): Response {
+  return renderError(mostSevere(errors.map((error) => restError(error, requestId))), 'rest');
 }

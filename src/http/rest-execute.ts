@@ -1,5 +1,6 @@
 import { execute, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
+import { toAppError } from '../errors.js';
 import { checkOperation } from '../limits/operation-limits.js';
 import { REST_BASE, REST_ROUTES, type RestRoute } from './rest-routes.js';
 
@@ -21,11 +22,18 @@ function locationOf(template: string, record: Record<string, unknown>): string {
   return REST_BASE + template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(record[name])));
 }
 
+interface RequestHooks {
+  /** A created record's location, for the response. */
+  created(contextValue: unknown, location: string): void;
+  requestId(contextValue: unknown): string | undefined;
+}
+
 /**
  * SOFA's executor: the operation limits apply to the operations SOFA runs as to any on /graphql
- * (checked once per route's document), and a created record's location is handed to `created`.
+ * (checked once per route's document), a created record's location is handed on, and errors are coded
+ * here, where the request id is known, so an unexpected one is logged with it.
  */
-export function restExecutor(limits: OperationLimits, created: (contextValue: unknown, location: string) => void): Execute {
+export function restExecutor(limits: OperationLimits, hooks: RequestHooks): Execute {
   const checked = new WeakMap<DocumentNode, string>();
   return async (args) => {
     let field = checked.get(args.document);
@@ -34,10 +42,12 @@ export function restExecutor(limits: OperationLimits, created: (contextValue: un
       field = rootField(args.document);
       checked.set(args.document, field);
     }
-    const result = await execute(args);
+    const executed = await execute(args);
+    const requestId = executed.errors && hooks.requestId(args.contextValue);
+    const result = executed.errors ? { ...executed, errors: executed.errors.map((e) => toAppError(e, requestId)) } : executed;
     const template = routesByField.get(field)?.location;
     const record = result.data?.[field];
-    if (template && record && typeof record === 'object') created(args.contextValue, locationOf(template, record as Record<string, unknown>));
+    if (template && record && typeof record === 'object') hooks.created(args.contextValue, locationOf(template, record as Record<string, unknown>));
     return result;
   };
 }

@@ -74,21 +74,25 @@ function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]
 export function createRest(
   schema: GraphQLSchema, context: (serverContext: object) => object, operationLimits: OperationLimits,
 ): RestSurface {
-  // The response headers of the request a resolver context belongs to, for the executor to add to.
-  // (SOFA's router hands the context factory a copy of the server context: share the object, not the slot.)
-  const responseHeaders = new WeakMap<object, Record<string, string>>();
+  // The request a resolver context belongs to: its response headers, for the executor to add to, and its
+  // id. (SOFA's router hands the context factory a copy of the server context: share the object, not the slot.)
+  const requests = new WeakMap<object, Pick<ServerContext, 'responseHeaders' | 'requestId'>>();
   const sofa = useSofa({
     schema: decodeNumerals(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
     context: (serverContext) => {
       const value = context(serverContext);
-      responseHeaders.set(value, (serverContext as Pick<ServerContext, 'responseHeaders'>).responseHeaders!);
+      const { responseHeaders, requestId } = serverContext as Pick<ServerContext, 'responseHeaders' | 'requestId'>;
+      requests.set(value, { responseHeaders, requestId });
       return value;
     },
-    execute: restExecutor(operationLimits, (value, location) => {
-      const headers = responseHeaders.get(value as object);
-      if (headers) headers.Location = location;
+    execute: restExecutor(operationLimits, {
+      created(value, location) {
+        const headers = requests.get(value as object)?.responseHeaders;
+        if (headers) headers.Location = location;
+      },
+      requestId: (value) => requests.get(value as object)?.requestId,
     }) as never,
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
@@ -107,7 +111,7 @@ export function createRest(
         response = await sofa.handleRequest(body === undefined ? request : bodyAsArgument(request, body), serverContext)
           ?? renderRestErrors([appError('NOT_FOUND', 'No such route')]);
       } catch (error) {
-        response = renderRestErrors([error]);
+        response = renderRestErrors([error], serverContext.requestId);
       }
       for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
       for (const [name, value] of Object.entries(serverContext.responseHeaders ?? {})) response.headers.set(name, value);

@@ -7,6 +7,8 @@ import type { Route } from './routing.js';
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
 export interface ServerContext {
   readonly req?: IncomingMessage;
+  /** Every log line about the request carries it; so does the response. */
+  requestId?: string;
   /** What the path is: set first, read by every later step. */
   route: Route;
   /** The request's path, as the route was resolved from it. */

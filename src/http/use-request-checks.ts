@@ -34,7 +34,7 @@ export function useRequestChecks(checkOperation: OperationChecker): ServerAdapte
           serverContext.cost = serverContext.graphql.cost;
         }
       } catch (error) {
-        const rejected = toAppError(error);
+        const rejected = toAppError(error, serverContext.requestId);
         serverContext.rejection = { error: rejected, headers: headersFor(rejected, route) };
       }
     },

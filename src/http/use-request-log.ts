@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerAdapterPlugin } from '@whatwg-node/server';
-import { log, requestScope } from '../log.js';
+import { log } from '../log.js';
 import type { ServerContext } from './server-context.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
@@ -15,27 +15,31 @@ interface Started {
  * the request carries and the response returns, and writes one line per request: method, path, route,
  * status, duration, the key's public prefix. Never the key, the Authorization header or a body.
  */
+const started = new WeakMap<Request, Started>();
+const start = (request: Request): Started => {
+  let found = started.get(request);
+  if (!found) {
+    const incoming = request.headers.get('x-request-id');
+    found = { id: incoming && SAFE_ID.test(incoming) ? incoming : randomUUID(), at: performance.now() };
+    started.set(request, found);
+  }
+  return found;
+};
+
+/** The request's id, for a log line about it written anywhere in the pipeline. */
+export const requestIdOf = (request: Request): string => start(request).id;
+
 export function useRequestLog(): ServerAdapterPlugin<ServerContext> {
-  const started = new WeakMap<Request, Started>();
-  const start = (request: Request): Started => {
-    let found = started.get(request);
-    if (!found) {
-      const incoming = request.headers.get('x-request-id');
-      found = { id: incoming && SAFE_ID.test(incoming) ? incoming : randomUUID(), at: performance.now() };
-      started.set(request, found);
-    }
-    return found;
-  };
   return {
-    instrumentation: {
-      request: ({ request }, wrapped) => requestScope.run({ requestId: start(request).id }, wrapped),
+    onRequest({ request, serverContext }) {
+      serverContext.requestId = start(request).id;
     },
     onResponse({ request, response, serverContext }) {
       const { id, at } = start(request);
       response.headers.set('X-Request-Id', id);
       const { caller, address, pathname, route } = serverContext;
       log.info({
-        method: request.method, path: pathname, route: route?.label ?? 'unmatched', status: response.status,
+        requestId: id, method: request.method, path: pathname, route: route?.label ?? 'unmatched', status: response.status,
         durationMs: Math.round((performance.now() - at) * 10) / 10,
         keyPrefix: caller?.kind === 'key' ? caller.key.prefix : undefined, client: address,
       }, `${request.method} ${pathname} ${response.status}`);

@@ -80,6 +80,7 @@ describe('the service process', () => {
     const result = await gql.json();
     expect(result.errors[0]).toMatchObject({ message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } });
     expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|ER_|no such table/i);
+    await server.waitFor(new RegExp(`"level":50.*"requestId":"${gql.headers.get('x-request-id')}"`));
   });
 
   it.each([
