@@ -22,8 +22,12 @@ export async function rawConnection(url: string): Promise<RawConnection> {
   return { socket, write: (chunk) => { if (!socket.destroyed) socket.write(chunk); }, closed };
 }
 
-/** The status, headers and JSON body of each HTTP/1.1 response in a raw reply, in order. */
-export function parseResponses(text: string): { status: number; headers: Record<string, string>; body: any }[] {
+const jsonOrText = (text: string): unknown => {
+  try { return JSON.parse(text); } catch { return text; }
+};
+
+/** The status, headers and body (as JSON when it is JSON, and as text) of each HTTP/1.1 response in a raw reply, in order. */
+export function parseResponses(text: string): { status: number; headers: Record<string, string>; text: string; body: any }[] {
   const responses = [];
   let rest = text;
   while (rest.startsWith('HTTP/1.1 ')) {
@@ -46,7 +50,7 @@ export function parseResponses(text: string): { status: number; headers: Record<
       body = rest.slice(0, length);
       rest = rest.slice(length);
     }
-    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined });
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, text: body, body: body ? jsonOrText(body) : undefined });
   }
   return responses;
 }

@@ -1,53 +1,41 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphqlBody } from '../../support/arbitraries/graphql.js';
 import { clientHeaders } from '../../support/arbitraries/headers.js';
 import { checkContract } from '../../support/contract-checks.js';
+import { fuzzTarget } from '../../support/fuzz-target.js';
 import { fuzzParameters } from '../../support/fuzz.js';
-import { petCounter } from '../../support/pet-count.js';
-import { startServer, type TestServer } from '../../support/server.js';
 
-let api: TestServer;
-let pets: Awaited<ReturnType<typeof petCounter>>;
-let key: string;
-beforeAll(async () => {
-  api = await startServer({ limits: { anonymousPerMinute: 1_000_000 } });
-  pets = await petCounter(api.store);
-  key = api.headers.authorization!.slice('Bearer '.length);
-});
-afterAll(async () => {
-  await pets?.close();
-  await api?.close();
-});
+const target = fuzzTarget();
 
 describe('GraphQL, any operation (property)', () => {
   it('never answers 5xx, gives every error one of our codes with its status, and writes a pet only when one is returned', async () => {
     const request = fc.record({
       body: fc.oneof({ weight: 9, arbitrary: graphqlBody.map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: fc.string() }),
       headers: fc.oneof(
-        { weight: 4, arbitrary: fc.constant({ authorization: `Bearer ${key}`, 'content-type': 'application/json' }) },
-        { weight: 1, arbitrary: clientHeaders(key) },
+        { weight: 4, arbitrary: fc.constant({ authorization: `Bearer ${target.key}`, 'content-type': 'application/json' }) },
+        { weight: 1, arbitrary: clientHeaders(target.key) },
       ),
       get: fc.boolean(),
     });
     await fc.assert(fc.asyncProperty(request, async (req) => {
-      const before = await pets.count();
+      const before = await target.pets.count();
       // GET carries the operation in the query string, as GraphQL over HTTP allows for queries.
       const parsed = (() => { try { return JSON.parse(req.body); } catch { return undefined; } })();
       const asGet = req.get && parsed && typeof parsed === 'object' && !Array.isArray(parsed);
       const search = asGet ? `?${new URLSearchParams(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}` : '';
-      const response = await fetch(`${api.url}/graphql${search}`, {
+      const response = await fetch(`${target.api.url}/graphql${search}`, {
         method: asGet ? 'GET' : 'POST', headers: req.headers, body: asGet ? undefined : req.body,
       });
       const text = await response.text();
       checkContract('graphql', { status: response.status, headers: response.headers, text }, req);
       const createdPet = (() => { try { return JSON.parse(text).data?.createPet ?? null; } catch { return null; } })();
-      expect(await pets.count(), `${JSON.stringify(req)} → ${response.status} ${text.slice(0, 200)}`).toBe(before + (createdPet ? 1 : 0));
+      expect(await target.pets.count(), `${JSON.stringify(req)} → ${response.status} ${text.slice(0, 200)}`).toBe(before + (createdPet ? 1 : 0));
     }), fuzzParameters);
   }, 600_000);
 
   it('then answers a valid operation normally', async () => {
-    const res = await api.gql('mutation { createPet(input: { name: "After the fuzz", categoryId: 3 }) { id name } }');
+    const res = await target.api.gql('mutation { createPet(input: { name: "After the fuzz", categoryId: 3 }) { id name } }');
     expect(res.status).toBe(200);
     expect(res.body.data.createPet.name).toBe('After the fuzz');
   });

@@ -1,39 +1,26 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientHeaders } from '../../support/arbitraries/headers.js';
 import { apiPath, bodyText, queryString } from '../../support/arbitraries/rest.js';
 import { checkContract } from '../../support/contract-checks.js';
+import { fuzzTarget } from '../../support/fuzz-target.js';
 import { fuzzParameters } from '../../support/fuzz.js';
-import { petCounter } from '../../support/pet-count.js';
-import { startServer, type TestServer } from '../../support/server.js';
 
-let api: TestServer;
-let pets: Awaited<ReturnType<typeof petCounter>>;
-let key: string;
-beforeAll(async () => {
-  // Windows wide enough that the fuzz never meets a 429 it did not ask for; limits have tests of their own.
-  api = await startServer({ limits: { anonymousPerMinute: 1_000_000 } });
-  pets = await petCounter(api.store);
-  key = api.headers.authorization!.slice('Bearer '.length);
-});
-afterAll(async () => {
-  await pets?.close();
-  await api?.close();
-});
+const target = fuzzTarget();
 
 const request = () => fc.record({
   method: fc.constantFrom('GET', 'GET', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
   path: apiPath,
   query: queryString,
-  headers: clientHeaders(key),
+  headers: clientHeaders(target.key),
   body: fc.option(bodyText, { nil: undefined }),
 });
 
 describe('REST, any request (property)', () => {
   it('never answers 5xx, answers every error in the Error shape with its status, and writes a pet only with a 201', async () => {
     await fc.assert(fc.asyncProperty(request(), async (req) => {
-      const before = await pets.count();
-      const response = await fetch(`${api.url}${req.path}${req.query}`, {
+      const before = await target.pets.count();
+      const response = await fetch(`${target.api.url}${req.path}${req.query}`, {
         method: req.method,
         headers: req.headers,
         body: req.method === 'GET' || req.method === 'OPTIONS' ? undefined : req.body,
@@ -42,13 +29,13 @@ describe('REST, any request (property)', () => {
       const text = await response.text();
       checkContract(req.path.startsWith('/graphql') ? 'graphql' : 'rest', { status: response.status, headers: response.headers, text }, req);
       const created = response.status === 201 ? 1 : 0;
-      expect(await pets.count(), `${JSON.stringify(req)} → ${response.status}`).toBe(before + created);
+      expect(await target.pets.count(), `${JSON.stringify(req)} → ${response.status}`).toBe(before + created);
     }), fuzzParameters);
   }, 600_000);
 
   it('then answers a valid request normally', async () => {
-    const created = await api.post('/v1/pets', { name: 'After the fuzz', categoryId: 3 });
+    const created = await target.api.post('/v1/pets', { name: 'After the fuzz', categoryId: 3 });
     expect(created.status).toBe(201);
-    expect((await api.get(`/v1/pets/${created.body.id}`)).body).toEqual(created.body);
+    expect((await target.api.get(`/v1/pets/${created.body.id}`)).body).toEqual(created.body);
   });
 });
