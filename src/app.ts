@@ -1,4 +1,4 @@
-import { createServerAdapter, type ServerAdapterPlugin } from '@whatwg-node/server';
+import { createServerAdapter } from '@whatwg-node/server';
 import { createAuthenticator } from './auth/authenticate.js';
 import { useIdentify, useRequireKey } from './auth/use-auth.js';
 import { systemClock, type Clock } from './clock.js';
@@ -8,11 +8,11 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { petStore } from './db/pets.js';
 import { openApiJson } from './http/documents.js';
-import { withErrorBoundary } from './http/error-boundary.js';
 import { graphiqlPage } from './http/graphiql.js';
 import { createOperationChecker } from './http/graphql-params.js';
 import { createGraphQL, GRAPHQL_PATH } from './http/graphql.js';
 import { createHealth } from './http/health.js';
+import { createPipeline, type Step } from './http/pipeline.js';
 import { restDocs } from './http/rest-docs.js';
 import { REST_BASE } from './http/rest-routes.js';
 import { createRest } from './http/rest.js';
@@ -49,11 +49,11 @@ export interface AppOptions {
   /** Where windows, bans and the key cache read the time; tests move theirs by hand. */
   readonly clock?: Clock;
   /** Steps added just before the surfaces, inside the error boundary: tests make one fail on purpose. */
-  readonly plugins?: ServerAdapterPlugin<ServerContext>[];
+  readonly steps?: Step[];
 }
 
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
-export async function createApp(config: Config, { clock = systemClock, plugins = [] }: AppOptions = {}): Promise<App> {
+export async function createApp(config: Config, { clock = systemClock, steps = [] }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
   const migrator = await createDataSource(config.database, { forMigrations: true }).initialize();
   try {
@@ -94,7 +94,7 @@ export async function createApp(config: Config, { clock = systemClock, plugins =
     },
   });
 
-  const pipeline = withErrorBoundary(
+  const pipeline = createPipeline(
     // The request pipeline, in order.
     [
       useRouting(route),
@@ -110,13 +110,13 @@ export async function createApp(config: Config, { clock = systemClock, plugins =
       usePublicEndpoints('page'),
       useRequireKey(),
       useRejection(),
-      ...plugins,
+      ...steps,
     ],
     (request, serverContext) => (serverContext.route.surface === 'graphql'
       ? graphql.fetch(request, serverContext)
       : rest.handle(request, serverContext)),
   );
-  const handle = createServerAdapter<ServerContext>(pipeline.handler, { plugins: pipeline.plugins });
+  const handle = createServerAdapter<ServerContext>(pipeline);
 
   return {
     handle,

@@ -26,10 +26,7 @@ const CACHE_LIMIT = 10_000;
 export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock: Clock) {
   const cache = new Map<string, { key: ActiveKey | null; expires: number }>();
 
-  async function lookup(hash: string): Promise<ActiveKey | null> {
-    const now = clock.now();
-    const hit = cache.get(hash);
-    if (hit && hit.expires > now) return hit.key;
+  async function load(hash: string, now: number): Promise<ActiveKey | null> {
     const record = await keys.findByHash(hash);
     const key = record && !record.revokedAt
       ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record) }
@@ -43,7 +40,12 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
     return key;
   }
 
-  return async function authenticate(authorization: string | null): Promise<Caller> {
+  const callerOf = (key: ActiveKey | null): Caller => (key
+    ? { kind: 'key', key }
+    : { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true });
+
+  /** A cached key is answered at once; only a look-up in the database is waited for. */
+  return function authenticate(authorization: string | null): Caller | Promise<Caller> {
     const token = bearerToken(authorization);
     if (!token) {
       const problem = authorization
@@ -51,9 +53,12 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
         : 'An API key is required: send "Authorization: Bearer <API key>"';
       return { kind: 'anonymous', problem, sentToken: false };
     }
-    const key = looksLikeKey(token) ? await lookup(hashKey(token)) : null;
-    if (!key) return { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true };
-    return { kind: 'key', key };
+    if (!looksLikeKey(token)) return callerOf(null);
+    const hash = hashKey(token);
+    const now = clock.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expires > now) return callerOf(hit.key);
+    return load(hash, now).then(callerOf);
   };
 }
 

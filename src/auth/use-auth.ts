@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from '../http/pipeline.js';
 import { appError, renderError } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
 import type { ServerContext } from '../http/server-context.js';
@@ -9,17 +9,22 @@ import type { Authenticate } from './authenticate.js';
  * key table is unreachable the lookup throws UNAVAILABLE (503), which the error boundary answers: a good
  * key is never called bad for it.
  */
-export function useIdentify(authenticate: Authenticate, trustProxyHops: number): ServerAdapterPlugin<ServerContext> {
+export function useIdentify(authenticate: Authenticate, trustProxyHops: number): Step {
   return {
-    async onRequest({ request, serverContext }) {
+    onRequest({ request, serverContext }) {
       serverContext.address = clientAddress(serverContext.req, request, trustProxyHops);
-      serverContext.caller = await authenticate(request.headers.get('authorization'));
+      const caller = authenticate(request.headers.get('authorization'));
+      if (!(caller instanceof Promise)) {
+        serverContext.caller = caller;
+        return undefined;
+      }
+      return caller.then((found) => { serverContext.caller = found; });
     },
   };
 }
 
 /** Past this point every request needs a valid key: 401 UNAUTHENTICATED with WWW-Authenticate otherwise. */
-export function useRequireKey(): ServerAdapterPlugin<ServerContext> {
+export function useRequireKey(): Step {
   return {
     onRequest({ serverContext: { caller, route }, endResponse }) {
       if (caller?.kind === 'key') return;

@@ -3,7 +3,6 @@ import { createYoga, processRegularResult, type Plugin, type YogaLogger } from '
 import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerContext } from './server-context.js';
-import { requestIdOf } from './use-request-log.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -32,10 +31,10 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
  */
 function useErrorResults(): Plugin {
   return {
-    onResultProcess({ request, result, setResult, resultProcessor, setResultProcessor }) {
+    onResultProcess({ serverContext, result, setResult, resultProcessor, setResultProcessor }) {
       if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
       if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
-      const requestId = requestIdOf(request);
+      const { requestId } = serverContext as Partial<ServerContext>;
       const errors = result.errors.map((error) => toAppError(error, requestId));
       const failed = result.data == null;
       setResult({

@@ -7,12 +7,16 @@ import type { Route } from './routing.js';
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
 export interface ServerContext {
   readonly req?: IncomingMessage;
+  /** When the request reached the pipeline (performance.now()). */
+  startedAt: number;
   /** Every log line about the request carries it; so does the response. */
   requestId?: string;
   /** What the path is: set first, read by every later step. */
   route: Route;
   /** The request's path, as the route was resolved from it. */
   pathname: string;
+  /** The values of the path's `:name` segments, decoded. */
+  pathParams: Readonly<Record<string, string>>;
   /** `METHOD /path` of the matched REST route, as in REST_ROUTES. */
   restRoute?: string;
   /** The parsed JSON body of a POST, read once, within its limits. */

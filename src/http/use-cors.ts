@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from './pipeline.js';
 import type { ServerContext } from './server-context.js';
 
 /** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
@@ -9,7 +9,7 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
  * CORS for the origins in CORS_ORIGINS. Keys travel in the Authorization header, never in cookies, so
  * credentials are not allowed. A preflight is answered here, before any key is asked for or counted.
  */
-export function useCors(origins: readonly string[]): ServerAdapterPlugin<ServerContext> {
+export function useCors(origins: readonly string[]): Step {
   const any = origins.includes('*');
   const allowed = (origin: string | null): origin is string => origin !== null && (any || origins.includes(origin));
   return {

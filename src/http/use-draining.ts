@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
 import type { ServerContext } from './server-context.js';
 
@@ -10,7 +10,7 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
  * at once (503 with Retry-After, and the connection closed) instead of starting work that might be cut.
  * Requests already in flight finish.
  */
-export function useDraining(draining: () => boolean): ServerAdapterPlugin<ServerContext> {
+export function useDraining(draining: () => boolean): Step {
   return {
     onRequest({ serverContext, endResponse }) {
       if (!draining()) return;

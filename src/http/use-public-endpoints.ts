@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
 import type { ServerContext } from './server-context.js';
 
@@ -15,19 +15,20 @@ export interface PublicEndpoint {
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** Answers the route's probe or page, whichever `kind` this step serves, before any key is asked for. */
-export function usePublicEndpoints(kind: 'probe' | 'page'): ServerAdapterPlugin<ServerContext> {
+export function usePublicEndpoints(kind: 'probe' | 'page'): Step {
   return {
-    async onRequest({ request, serverContext, endResponse }) {
+    onRequest({ request, serverContext, endResponse }) {
       const endpoint = serverContext.route[kind];
-      if (!endpoint || (endpoint.takes && !endpoint.takes(request))) return;
+      if (!endpoint || (endpoint.takes && !endpoint.takes(request))) return undefined;
       if (!READ_METHODS.has(request.method)) {
         const error = appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`);
         endResponse(renderError(error, 'rest', { Allow: 'GET, HEAD' }));
-        return;
+        return undefined;
       }
-      const response = await endpoint.get(request);
-      // Load balancers probe with HEAD: the same status and headers, no body.
-      endResponse(request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response);
+      return Promise.resolve(endpoint.get(request)).then((response) => {
+        // Load balancers probe with HEAD: the same status and headers, no body.
+        endResponse(request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response);
+      });
     },
   };
 }

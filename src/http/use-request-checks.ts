@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from './pipeline.js';
 import { appError, renderError, toAppError, type AppError } from '../errors.js';
 import { readJsonBody } from './body.js';
 import { graphqlParams, type OperationChecker } from './graphql-params.js';
@@ -15,12 +15,21 @@ const isPageRequest = (route: Route, request: Request) => (route.page ? route.pa
  * GraphQL operation's document, parsed and held to the operation limits, which sets its cost. A problem
  * is kept as the request's rejection, answered by useRejection once the request is counted.
  */
-export function useRequestChecks(checkOperation: OperationChecker): ServerAdapterPlugin<ServerContext> {
+export function useRequestChecks(checkOperation: OperationChecker): Step {
   return {
-    async onRequest({ request, url, serverContext }) {
+    onRequest({ request, url, serverContext }) {
       const { route, caller } = serverContext;
       // Without a key the answer is 401, whatever the body says.
-      if (caller?.kind !== 'key' || isPageRequest(route, request)) return;
+      if (caller?.kind !== 'key' || isPageRequest(route, request)) return undefined;
+      const reject = (error: unknown) => {
+        const rejected = toAppError(error, serverContext.requestId);
+        serverContext.rejection = { error: rejected, headers: headersFor(rejected, route) };
+      };
+      const checkOperationOf = () => {
+        if (route.surface !== 'graphql') return;
+        serverContext.graphql = checkOperation(graphqlParams(request.method, url, serverContext.body));
+        serverContext.cost = serverContext.graphql.cost;
+      };
       try {
         if (!route.api) throw appError('NOT_FOUND', `No route ${url.pathname}; see ${REST_BASE}/openapi.json`);
         const restRoute = route.api.methods.get(request.method);
@@ -28,14 +37,14 @@ export function useRequestChecks(checkOperation: OperationChecker): ServerAdapte
           throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allowed(route)}`);
         }
         if (restRoute) serverContext.restRoute = restRoute;
-        if (request.method === 'POST') serverContext.body = await readJsonBody(request);
-        if (route.surface === 'graphql') {
-          serverContext.graphql = checkOperation(graphqlParams(request.method, url, serverContext.body));
-          serverContext.cost = serverContext.graphql.cost;
-        }
+        // Only a body is waited for: a GET is checked without a promise.
+        if (request.method !== 'POST') return checkOperationOf();
+        return readJsonBody(request).then((body) => {
+          serverContext.body = body;
+          checkOperationOf();
+        }).catch(reject);
       } catch (error) {
-        const rejected = toAppError(error, serverContext.requestId);
-        serverContext.rejection = { error: rejected, headers: headersFor(rejected, route) };
+        return reject(error);
       }
     },
   };
@@ -53,7 +62,7 @@ function headersFor(error: AppError, route: Route): Record<string, string> {
 }
 
 /** Answers the request's rejection, now that it has been counted and its key checked. */
-export function useRejection(): ServerAdapterPlugin<ServerContext> {
+export function useRejection(): Step {
   return {
     onRequest({ serverContext: { rejection, route }, endResponse }) {
       if (rejection) endResponse(renderError(rejection.error, route.surface, rejection.headers));

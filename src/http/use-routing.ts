@@ -1,13 +1,16 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
-import type { Route } from './routing.js';
+import type { Step } from './pipeline.js';
+import type { ResolvedPath } from './routing.js';
 import type { ServerContext } from './server-context.js';
 
 /** First step of every request: what the path is, resolved once, for every later step to read. */
-export function useRouting(resolve: (pathname: string) => Route): ServerAdapterPlugin<ServerContext> {
+export function useRouting(resolve: (pathname: string) => ResolvedPath): Step {
   return {
     onRequest({ url, serverContext }) {
+      serverContext.startedAt = performance.now();
       serverContext.pathname = url.pathname;
-      serverContext.route = resolve(serverContext.pathname);
+      const { route, params } = resolve(url.pathname);
+      serverContext.route = route;
+      serverContext.pathParams = params;
       serverContext.cost = 1;
     },
   };

@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from './pipeline.js';
 import type { ServerContext } from './server-context.js';
 
 /**
@@ -6,7 +6,7 @@ import type { ServerContext } from './server-context.js';
  * carries per-key data (anything that has not said how it may be cached: the static assets do).
  * The pages set their own Content-Security-Policy.
  */
-export function useSecurityHeaders(): ServerAdapterPlugin<ServerContext> {
+export function useSecurityHeaders(): Step {
   return {
     onResponse({ response }) {
       const { headers } = response;

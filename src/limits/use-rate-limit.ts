@@ -1,4 +1,4 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from '../http/pipeline.js';
 import type { LimitsConfig } from '../config.js';
 import { appError, renderError } from '../errors.js';
 import type { ServerContext } from '../http/server-context.js';
@@ -9,7 +9,7 @@ import type { Limits, Subject } from './limiters.js';
  * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
  * points than remain is refused whole. Every response carries the headers.
  */
-export function useRateLimit(limits: Limits, config: LimitsConfig): ServerAdapterPlugin<ServerContext> {
+export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
   const subjectOf = ({ caller, address }: ServerContext): Subject => (caller?.kind === 'key'
     ? {
       id: `key:${caller.key.id}`,

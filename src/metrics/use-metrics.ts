@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from '../http/pipeline.js';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { appError, renderError } from '../errors.js';
@@ -9,14 +9,12 @@ import type { PublicEndpoint } from '../http/use-public-endpoints.js';
 import type { Metrics } from './metrics.js';
 
 /** Request count and latency by route and status, and refusals by reason, for every response. */
-export function useMetrics(metrics: Metrics): ServerAdapterPlugin<ServerContext> {
-  const started = new WeakMap<Request, number>();
+export function useMetrics(metrics: Metrics): Step {
   return {
-    onRequest({ request }) { started.set(request, performance.now()); },
     onResponse({ request, response, serverContext }) {
       const labels = { method: request.method, route: serverContext.route?.label ?? 'unmatched', status: response.status };
       metrics.requests.inc(labels);
-      metrics.duration.observe(labels, (performance.now() - (started.get(request) ?? performance.now())) / 1000);
+      metrics.duration.observe(labels, (performance.now() - serverContext.startedAt) / 1000);
       if (serverContext.refusal) metrics.refusals.inc({ reason: serverContext.refusal });
     },
   };

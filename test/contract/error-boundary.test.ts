@@ -1,10 +1,10 @@
-import type { ServerAdapterPlugin } from '@whatwg-node/server';
+import type { Step } from '../../src/http/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerContext } from '../../src/http/server-context.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** A step that fails on purpose when a request asks it to, in the hook the request names. */
-function useFailing(): ServerAdapterPlugin<ServerContext> {
+function useFailing(): Step {
   const fail = (request: Request, hook: string) => {
     if (request.headers.get('x-fail') === hook) throw new TypeError(`kaboom in ${hook}: /secret/path/node_modules/x.js`);
   };
@@ -15,7 +15,7 @@ function useFailing(): ServerAdapterPlugin<ServerContext> {
 }
 
 let api: TestServer;
-beforeAll(async () => { api = await startServer({ plugins: [useFailing()] }); });
+beforeAll(async () => { api = await startServer({ steps: [useFailing()] }); });
 afterAll(async () => { await api?.close(); });
 
 const cases = [

@@ -38,7 +38,7 @@ export interface ServerOptions {
   /** The server's time; a clock of its own, standing still, by default. */
   clock?: TestClock;
   /** Steps added to the pipeline, just before the surfaces. */
-  plugins?: AppOptions['plugins'];
+  steps?: AppOptions['steps'];
 }
 
 /** The same loadConfig → serve as main.ts, on an ephemeral port of 127.0.0.1, with a store of its own. */
@@ -54,7 +54,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const loaded = loadConfig(env);
   const config: Config = { ...loaded, limits: { ...loaded.limits, ...options.limits } };
   const clock = options.clock ?? testClock();
-  const running: RunningServer = await serve(config, { clock, plugins: options.plugins });
+  const running: RunningServer = await serve(config, { clock, steps: options.steps });
 
   const admin = await createDataSource(config.database).initialize();
   const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}) => {
