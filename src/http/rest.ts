@@ -11,7 +11,7 @@ import type { FieldLifecycle } from '../schema/pet.js';
 import { MAX_SAFE_ID } from '../schema/scalars.js';
 import { renderRestErrors } from './rest-errors.js';
 import { restExecutor } from './rest-execute.js';
-import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields } from './rest-routes.js';
+import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey } from './rest-routes.js';
 import type { ServerContext } from './server-context.js';
 
 export interface RestSurface {
@@ -100,16 +100,19 @@ export function createRest(
     customScalars: { SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID } },
   });
   const headersByRoute = lifecycleHeaders(schema);
+  const handlers = routeHandlers(sofa);
 
   return {
     sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
     async handle(request, serverContext) {
-      const { body, restRoute } = serverContext;
+      const { body, restRoute, pathParams } = serverContext;
       serverContext.responseHeaders = {};
+      const handler = restRoute ? handlers.get(restRoute) : undefined;
       let response: Response;
       try {
-        response = await sofa.handleRequest(body === undefined ? request : bodyAsArgument(request, body), serverContext)
-          ?? renderRestErrors([appError('NOT_FOUND', 'No such route')]);
+        response = handler
+          ? await handler(body === undefined ? sofaRequest(request.url, pathParams) : bodyAsArgument(request, pathParams, body), serverContext)
+          : renderRestErrors([appError('NOT_FOUND', 'No such route')]);
       } catch (error) {
         response = renderRestErrors([error], serverContext.requestId);
       }
@@ -120,20 +123,43 @@ export function createRest(
   };
 }
 
+/** What SOFA's route handler reads of a request (sofa-api router.js, useHandler): its url, params and body. */
+interface SofaRequest {
+  readonly url: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly body: null;
+}
+type SofaHandler = (request: SofaRequest, serverContext: ServerContext) => Promise<Response>;
+
+/**
+ * The handler SOFA generated for each route (parameters → variables → execute → response), by route key.
+ * The path was already resolved, once, by our router: calling the handler directly skips the feTS router
+ * SOFA wraps them in, a second server adapter that would match the path again (by URLPattern).
+ */
+function routeHandlers(sofa: ReturnType<typeof useSofa>): Map<string, SofaHandler> {
+  const generated = (sofa as unknown as { __routes: { method: string; path: string; handler: SofaHandler }[] }).__routes;
+  const handlers = new Map<string, SofaHandler>();
+  for (const route of Object.values(REST_ROUTES)) {
+    const found = generated.find((r) => r.method === route.method && r.path === route.path);
+    if (!found) throw new Error(`SOFA generated no handler for ${routeKey(route)}`);
+    handlers.set(routeKey(route), found.handler);
+  }
+  return handlers;
+}
+
+/** A GET: SOFA reads the query string from the url, the path's segments from params. */
+const sofaRequest = (url: string, params: Readonly<Record<string, string>>): SofaRequest => ({ url, params, body: null });
+
 /**
  * SOFA matches body keys to argument names; the spec's body is the NewPet itself. Passing it as the
  * `input` argument lets GraphQL's input coercion check it (missing, unknown and mistyped fields) exactly
  * as it does for /graphql. The query string is dropped: a POST's fields come only from its body, and
  * SOFA would let `?input=` override it.
  */
-function bodyAsArgument(request: Request, body: unknown): Request {
+function bodyAsArgument(request: Request, params: Readonly<Record<string, string>>, body: unknown): SofaRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw appError('BAD_REQUEST', 'The request body must be a JSON object');
   }
-  const url = new URL(request.url);
-  return new Request(url.origin + url.pathname, {
-    method: request.method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ [BODY_ARGUMENT]: body }),
-  });
+  const query = request.url.indexOf('?');
+  return { url: query < 0 ? request.url : request.url.slice(0, query), params: { ...params, [BODY_ARGUMENT]: body }, body: null };
 }

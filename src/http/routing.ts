@@ -21,6 +21,12 @@ export interface Route {
   readonly api?: ApiRoute;
 }
 
+/** A path resolved: its route, and the values of its `:name` segments, decoded. */
+export interface ResolvedPath {
+  readonly route: Route;
+  readonly params: Readonly<Record<string, string>>;
+}
+
 export interface RouteTable {
   readonly probes: Record<string, PublicEndpoint>;
   readonly pages: Record<string, PublicEndpoint>;
@@ -33,9 +39,10 @@ const surfaceOf = (pathname: string): Surface =>
  * Builds, at startup, the table of every path the service knows: exact paths in a map, the few with
  * parameters as patterns. Resolving a path is then one map lookup (or a handful of regex tests).
  */
-export function createRouter({ probes, pages }: RouteTable): (pathname: string) => Route {
-  const exact = new Map<string, Route>();
+export function createRouter({ probes, pages }: RouteTable): (pathname: string) => ResolvedPath {
+  const exact = new Map<string, ResolvedPath>();
   const patterns: { pattern: RegExp; route: Route }[] = [];
+  const none = Object.freeze({});
 
   const apiPaths = new Map<string, Map<string, string>>();
   for (const route of Object.values(REST_ROUTES)) {
@@ -46,16 +53,38 @@ export function createRouter({ probes, pages }: RouteTable): (pathname: string) 
 
   for (const [path, methods] of apiPaths) {
     const route: Route = { label: path, surface: surfaceOf(path), api: { methods }, page: pages[path] };
-    if (path.includes(':')) patterns.push({ pattern: new RegExp(`^${path.replace(/:\w+/g, '[^/]+')}$`), route });
-    else exact.set(path, route);
+    if (path.includes(':')) patterns.push({ pattern: new RegExp(`^${path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`), route });
+    else exact.set(path, { route, params: none });
   }
-  for (const [path, probe] of Object.entries(probes)) exact.set(path, { label: path, surface: 'rest', probe });
+  for (const [path, probe] of Object.entries(probes)) exact.set(path, { route: { label: path, surface: 'rest', probe }, params: none });
   for (const [path, page] of Object.entries(pages)) {
-    if (!exact.has(path)) exact.set(path, { label: path, surface: surfaceOf(path), page });
+    if (!exact.has(path)) exact.set(path, { route: { label: path, surface: surfaceOf(path), page }, params: none });
   }
 
-  const unmatched = { rest: { label: 'unmatched', surface: 'rest' }, graphql: { label: 'unmatched', surface: 'graphql' } } as const;
-  return (pathname) => exact.get(pathname)
-    ?? patterns.find(({ pattern }) => pattern.test(pathname))?.route
-    ?? unmatched[surfaceOf(pathname)];
+  const unmatched = {
+    rest: { route: { label: 'unmatched', surface: 'rest' }, params: none },
+    graphql: { route: { label: 'unmatched', surface: 'graphql' }, params: none },
+  } as const;
+  return (pathname) => {
+    const found = exact.get(pathname);
+    if (found) return found;
+    for (const { pattern, route } of patterns) {
+      const match = pattern.exec(pathname);
+      if (match) return { route, params: decoded(match.groups ?? {}) };
+    }
+    return unmatched[surfaceOf(pathname)];
+  };
+}
+
+/** A segment that is not valid percent-encoding stays as sent: the argument's own check then refuses it. */
+function decoded(groups: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(groups)) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      params[name] = value;
+    }
+  }
+  return params;
 }
