@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { GraphQLError } from 'graphql';
 import { log } from './log.js';
+import { Response } from './http/fetch-api.js';
 
 /** decisions.md, "Errors": the one table of codes both surfaces answer with. */
 export const STATUS = {

@@ -1,3 +1,4 @@
+import './production.js';
 import { ConfigError, loadConfig } from './config.js';
 import { configureLog, log } from './log.js';
 import { serve } from './server.js';

@@ -1,6 +1,7 @@
 import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
 import type { ServerContext } from './server-context.js';
+import { Response } from './fetch-api.js';
 
 export interface PublicEndpoint {
   /** Answers a GET (and, without its body, a HEAD). */

@@ -7,6 +7,7 @@ import { bearerToken } from '../auth/keys.js';
 import type { ServerContext } from '../http/server-context.js';
 import type { PublicEndpoint } from '../http/use-public-endpoints.js';
 import type { Metrics } from './metrics.js';
+import { Response } from '../http/fetch-api.js';
 
 /** Request count and latency by route and status, and refusals by reason, for every response. */
 export function useMetrics(metrics: Metrics): Step {
