@@ -113,7 +113,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       ...steps,
     ],
     (request, serverContext) => (serverContext.route.surface === 'graphql'
-      ? graphql.fetch(request, serverContext)
+      ? graphql.handle(request, serverContext)
       : rest.handle(request, serverContext)),
   );
   const handle = createServerAdapter<ServerContext>(pipeline);

@@ -1,5 +1,5 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
-import { createYoga, processRegularResult, type Plugin, type YogaLogger } from 'graphql-yoga';
+import { processRegularResult, YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerContext } from './server-context.js';
@@ -54,8 +54,17 @@ const yogaLogger: YogaLogger = {
   error: (...args) => log.debug({ yoga: args }, 'yoga error'),
 };
 
-export function createGraphQL(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, plugins: Plugin[] = []) {
-  return createYoga<ServerContext>({
+export interface GraphQLSurface {
+  handle(request: Request, serverContext: ServerContext): Promise<Response> | Response;
+}
+
+/**
+ * Yoga's server without the server adapter createYoga wraps it in: the path is already routed, the
+ * request already counted and checked, so the adapter's plugin chain (its own routing by URLPattern,
+ * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders.
+ */
+export function createGraphQL(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, plugins: Plugin[] = []): GraphQLSurface {
+  const yoga = new YogaServer<ServerContext, object>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // Served by the public endpoints, ahead of authentication; see app.ts.
@@ -71,4 +80,5 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     context: (initial) => context(initial),
     plugins: [useCheckedRequest(), useErrorResults(), ...plugins],
   });
+  return { handle: (request, serverContext) => yoga.handle(request, serverContext as never) };
 }
