@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { LimitsConfig } from '../config.js';
 import { rateLimitHeaders, refusalHeaders, type WindowState } from './headers.js';
+import { takePoints } from './take-points.js';
 
 export interface Window {
   readonly name: 'minute' | 'day';
@@ -79,8 +80,8 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     };
   }
 
-  function limited(w: Window, res: RateLimiterRes, cost: number, ms: number, now: number): Verdict {
-    const left = Math.max(0, w.limit - (res.consumedPoints - cost));
+  function limited(w: Window, consumed: number, cost: number, ms: number, now: number): Verdict {
+    const left = Math.max(0, w.limit - (consumed - cost));
     return {
       allowed: false,
       code: 'RATE_LIMITED',
@@ -91,45 +92,66 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     };
   }
 
+  const take = redis && takePoints(redis);
+
+  type Placed = { readonly w: Window; readonly at: ReturnType<typeof windowAt> };
+  const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number): Verdict => ({
+    allowed: true,
+    headers: rateLimitHeaders(placed.map(({ w, at }, i): WindowState => ({ limit: w.limit, remaining: remaining[i]!, msBeforeReset: at.msBeforeReset })), now),
+  });
+
   /**
-   * Takes `cost` points from every window at once (one Redis round trip, pipelined with the ban check).
-   * A refused or banned request is given back to every window, so it counts against none.
+   * Takes `cost` points from every window at once. In Redis, the ban check and the windows are one script
+   * call; when Redis is away (or the call fails) rate-limiter-flexible's own calls run, and its insurance
+   * limiter answers. A refused or banned request is given back to every window, so it counts against none.
    */
   async function check(subject: Subject, cost = 1): Promise<Verdict> {
     const now = clock.now();
-    const windows = subject.windows.map((w) => ({ w, at: windowAt(now, w.duration) }));
+    const placed: Placed[] = subject.windows.map((w) => ({ w, at: windowAt(now, w.duration) }));
     const keyOf = (index: number) => `${subject.id}:${index}`;
+
+    if (take && redis.status === 'ready') {
+      const taken = await take(
+        { key: bans.getKey(subject.id), bannable: subject.bannable },
+        placed.map(({ w, at }) => ({ key: windowLimiter(w).getKey(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
+        cost, now,
+      ).catch(() => undefined);
+      if (taken?.banned) return banned(subject, taken.ends - now, now);
+      if (taken) {
+        const refused = placed.map((p, i) => ({ ...p, consumed: taken.consumed[i]! })).filter(({ w, consumed }) => consumed > w.limit);
+        if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now);
+        return refuse(subject, refused, cost, now);
+      }
+    }
+
     const [banRes, ...outcomes] = await Promise.all([
       subject.bannable ? bans.get(subject.id) : null,
-      ...windows.map(({ w, at }) => settle(windowLimiter(w).consume(keyOf(at.index), cost))),
+      ...placed.map(({ w, at }) => settle(windowLimiter(w).consume(keyOf(at.index), cost))),
     ]) as [RateLimiterRes | null, ...Outcome[]];
-    const giveBack = () => Promise.all(windows.map(({ w, at }) => windowLimiter(w).reward(keyOf(at.index), cost)));
+    const giveBack = () => Promise.all(placed.map(({ w, at }) => windowLimiter(w).reward(keyOf(at.index), cost)));
 
     const banEnds = banRes?.consumedPoints ?? 0;
     if (banEnds > now) {
       await giveBack();
       return banned(subject, banEnds - now, now);
     }
-    const refused = windows.map((window, i) => ({ ...window, o: outcomes[i]! })).filter(({ o }) => !o.ok);
-    if (refused.length === 0) {
-      const states: WindowState[] = windows.map(({ w, at }, i) => ({
-        limit: w.limit, remaining: outcomes[i]!.res.remainingPoints, msBeforeReset: at.msBeforeReset,
-      }));
-      return { allowed: true, headers: rateLimitHeaders(states, now) };
-    }
+    const refused = placed.map((p, i) => ({ ...p, o: outcomes[i]! })).filter(({ o }) => !o.ok);
+    if (refused.length === 0) return allowed(placed, outcomes.map((o) => o.res.remainingPoints), now);
+    await giveBack();
+    return refuse(subject, refused.map(({ w, at, o }) => ({ w, at, consumed: o.res.consumedPoints })), cost, now);
+  }
 
+  /** A refused request (already given back): counted toward a ban, which it may start. */
+  async function refuse(subject: Subject, refused: readonly (Placed & { consumed: number })[], cost: number, now: number): Promise<Verdict> {
     const banWindow = windowAt(now, config.banWindowSeconds).index;
-    const [, refusal] = await Promise.all([
-      giveBack(),
-      subject.bannable ? settle(refusals.consume(`${subject.id}:${banWindow}`)) : null,
-    ]);
+    const refusal = subject.bannable ? await settle(refusals.consume(`${subject.id}:${banWindow}`)) : null;
     if (refusal && !refusal.ok) {
       await bans.set(subject.id, now + config.banSeconds * 1000, config.banSeconds);
       return banned(subject, config.banSeconds * 1000, now);
     }
     // The request may go again when every refusing window has reset.
     const last = refused.reduce((a, b) => (b.at.msBeforeReset > a.at.msBeforeReset ? b : a));
-    return limited(last.w, last.o.res, cost, last.at.msBeforeReset, now);
+    return limited(last.w, last.consumed, cost, last.at.msBeforeReset, now);
   }
 
   return { check };
