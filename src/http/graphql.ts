@@ -1,7 +1,8 @@
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql';
 import { processRegularResult, YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
+import { createJitExecutor } from './jit-execute.js';
 import type { ServerContext } from './server-context.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -19,6 +20,16 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
     onParse({ context, params, setParsedDocument }) {
       const checked = (context as Partial<ServerContext>).graphql;
       if (checked && params.source === checked.params.query) setParsedDocument(checked.document);
+    },
+  };
+}
+
+/** Queries and mutations a client sends again run compiled (graphql-jit); see jit-execute.ts. */
+function useJit(): Plugin {
+  const jit = createJitExecutor();
+  return {
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn(((args: ExecutionArgs) => jit(args, executeFn as never)) as never);
     },
   };
 }
@@ -78,7 +89,7 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useErrorResults(), ...plugins],
+    plugins: [useCheckedRequest(), useErrorResults(), useJit(), ...plugins],
   });
   return { handle: (request, serverContext) => yoga.handle(request, serverContext as never) };
 }

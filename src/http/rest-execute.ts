@@ -1,7 +1,8 @@
-import { execute, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
+import { Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { toAppError } from '../errors.js';
 import { checkOperation } from '../limits/operation-limits.js';
+import { createJitExecutor } from './jit-execute.js';
 import { REST_BASE, REST_ROUTES, type RestRoute } from './rest-routes.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
@@ -29,12 +30,14 @@ interface RequestHooks {
 }
 
 /**
- * SOFA's executor: the operation limits apply to the operations SOFA runs as to any on /graphql
- * (checked once per route's document), a created record's location is handed on, and errors are coded
- * here, where the request id is known, so an unexpected one is logged with it.
+ * SOFA's executor: each route's fixed operation is compiled (graphql-jit); the operation limits apply to
+ * the operations SOFA runs as to any on /graphql (checked once per route's document), a created record's
+ * location is handed on, and errors are coded here, where the request id is known, so an unexpected one
+ * is logged with it.
  */
 export function restExecutor(limits: OperationLimits, hooks: RequestHooks): Execute {
   const checked = new WeakMap<DocumentNode, string>();
+  const execute = createJitExecutor();
   return async (args) => {
     let field = checked.get(args.document);
     if (field === undefined) {

@@ -1,0 +1,88 @@
+import {
+  execute, getLocation, getOperationAST, getVariableValues, GraphQLError, visit,
+  type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode, type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+interface Compiled {
+  readonly operation: OperationDefinitionNode;
+  readonly query: CompiledQuery;
+  /** Each field of the document by its `line:column`, to give errors back the node they are about. */
+  readonly fields: ReadonlyMap<string, FieldNode>;
+}
+
+function fieldsByLocation(document: DocumentNode): Map<string, FieldNode> {
+  const fields = new Map<string, FieldNode>();
+  visit(document, {
+    Field(node) {
+      if (!node.loc) return;
+      const { line, column } = getLocation(node.loc.source, node.loc.start);
+      fields.set(`${line}:${column}`, node);
+    },
+  });
+  return fields;
+}
+
+/**
+ * graphql-jit's field errors carry their locations but not their nodes, and whatever rebuilds an error
+ * (yoga before sending it) rebuilds it from its nodes: they are given back, as graphql-js locates them.
+ */
+function located(result: ExecutionResult, fields: ReadonlyMap<string, FieldNode>): ExecutionResult {
+  if (!result.errors?.some((error) => !error.nodes && error.locations)) return result;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const [at] = error.locations ?? [];
+      const node = !error.nodes && at ? fields.get(`${at.line}:${at.column}`) : undefined;
+      if (!node) return error;
+      return new GraphQLError(error.message, {
+        nodes: [node], path: error.path, originalError: error.originalError, extensions: error.extensions,
+      });
+    }),
+  };
+}
+
+/** Compiling costs milliseconds: a document is compiled when it runs again, so one-off documents never pay it. */
+const COMPILE_ON_RUN = 2;
+
+/**
+ * Runs a query or mutation through graphql-jit: the document compiled once to JavaScript, then every run
+ * of it skips graphql-js's walk of the selection for each field of each item. The variables are coerced
+ * by graphql-js first, exactly as execute() does, so every message about a bad argument stays graphql-js's
+ * (graphql-jit words them differently, and leaves input fields' defaults out); the compiled query runs
+ * with the coerced values. Anything it cannot compile (and subscriptions) runs on `fallback`.
+ *
+ * One executor serves one schema: compiled queries are kept per document, which the parse caches keep
+ * alive while they are in use.
+ */
+export function createJitExecutor() {
+  const documents = new WeakMap<DocumentNode, Map<string, { runs: number; compiled?: Compiled | null }>>();
+
+  function compiledFor(args: ExecutionArgs): Compiled | null | undefined {
+    let byOperation = documents.get(args.document);
+    if (!byOperation) documents.set(args.document, byOperation = new Map());
+    const name = args.operationName ?? '';
+    let entry = byOperation.get(name);
+    if (!entry) byOperation.set(name, entry = { runs: 0 });
+    if (entry.compiled !== undefined) return entry.compiled;
+    entry.runs += 1;
+    if (entry.runs < COMPILE_ON_RUN) return undefined;
+    const operation = getOperationAST(args.document, args.operationName);
+    const query = operation && operation.operation !== 'subscription'
+      ? compileQuery(args.schema, args.document, args.operationName ?? undefined)
+      : undefined;
+    entry.compiled = operation && query && isCompiledQuery(query) ? { operation, query, fields: fieldsByLocation(args.document) } : null;
+    return entry.compiled;
+  }
+
+  return function jitExecute(args: ExecutionArgs, fallback: Execute = execute): Promise<ExecutionResult> | ExecutionResult {
+    const compiled = args.fieldResolver || args.typeResolver ? null : compiledFor(args);
+    if (!compiled) return fallback(args);
+    const coerced = getVariableValues(args.schema, compiled.operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
+    if (coerced.errors) return { errors: coerced.errors };
+    const result = compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) as Promise<ExecutionResult> | ExecutionResult;
+    return result instanceof Promise ? result.then((done) => located(done, compiled.fields)) : located(result, compiled.fields);
+  };
+}
