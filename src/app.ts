@@ -76,7 +76,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
-  const graphiql = graphiqlPage();
+  const graphiql = await graphiqlPage();
   let draining = false;
 
   const route = createRouter({

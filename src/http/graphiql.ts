@@ -1,4 +1,5 @@
-import { css, editorWorkerService, favicon, graphqlWorker, js, jsonWorker } from '@graphql-yoga/render-graphiql/graphiql';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { contentSecurityPolicy, inlineScriptHashes } from './content-security-policy.js';
 import { fetcherScript } from './graphiql-fetcher.js';
 import { GRAPHQL_PATH } from './graphql.js';
@@ -33,18 +34,47 @@ const OPTIONS = {
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
   .replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
+/** Where a part of GraphiQL's bundle goes in the page: as it is, or as a JSON string (filled in by FILL). */
+const part = (name: 'css' | 'favicon' | 'js' | 'editorWorkerService' | 'jsonWorker' | 'graphqlWorker', asJson = false) =>
+  `\u0000${name}${asJson ? ':json' : ''}\u0000`;
+
+/**
+ * Runs in a worker thread: loads the bundle (a 9 MB module of string literals) and fills the page's
+ * placeholders, escaping JSON as scriptJson does. Only the page's bytes come back: loaded in the
+ * server's own thread, the module would hold about 40 MB of its heap for the life of the process.
+ */
+const FILL = String.raw`
+const { parentPort, workerData } = require('node:worker_threads');
+const parts = require(workerData.bundle);
+const html = workerData.template.replace(/\x00(\w+)(:json)?\x00/g, (_, name, asJson) => (asJson
+  ? JSON.stringify(parts[name]).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  : parts[name]));
+const bytes = Buffer.from(html);
+parentPort.postMessage(bytes, [bytes.buffer]);
+`;
+
+function fill(template: string): Promise<Buffer> {
+  const bundle = createRequire(import.meta.url).resolve('@graphql-yoga/render-graphiql/graphiql');
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(FILL, { eval: true, workerData: { bundle, template } });
+    worker.once('message', (bytes: Uint8Array) => resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The GraphiQL page builder exited with code ${code}`)));
+  });
+}
+
 /**
  * yoga's GraphiQL page (its parts from @graphql-yoga/render-graphiql, no CDN: it works offline) with a
  * fetcher of our own, which never sends a stale operation name.
  */
-function page(): string {
+function template(): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>${OPTIONS.title}</title>
-  <link rel="icon" href="${favicon}">
-  <style>${css}</style>
+  <link rel="icon" href="${part('favicon')}">
+  <style>${part('css')}</style>
 </head>
 <body id="body" class="no-focus-outline">
   <noscript>You need to enable JavaScript to run this app.</noscript>
@@ -53,12 +83,12 @@ function page(): string {
   <script>
     const workerUrl = (source) => URL.createObjectURL(new Blob([source], { type: 'application/javascript' }));
     const workers = {
-      editorWorkerService: workerUrl(${scriptJson(editorWorkerService)}),
-      json: workerUrl(${scriptJson(jsonWorker)}),
-      graphql: workerUrl(${scriptJson(graphqlWorker)}),
+      editorWorkerService: workerUrl(${part('editorWorkerService', true)}),
+      json: workerUrl(${part('jsonWorker', true)}),
+      graphql: workerUrl(${part('graphqlWorker', true)}),
     };
     self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
-    ${js};
+    ${part('js')};
     YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'),
       Object.assign(${scriptJson(OPTIONS)}, { fetcher: window.animalStoreFetcher }));
   </script>
@@ -72,10 +102,10 @@ function page(): string {
  * The policy allows the page's two inline scripts by hash, Monaco's workers from blob: URLs, and the
  * inline styles React and Monaco set at run time.
  */
-export function graphiqlPage(): (request: Request) => Response {
-  const html = page();
+export async function graphiqlPage(): Promise<(request: Request) => Response> {
+  const html = await fill(template());
   const policy = contentSecurityPolicy({
-    'script-src': inlineScriptHashes(html),
+    'script-src': inlineScriptHashes(html.toString('utf8')),
     'style-src': ["'unsafe-inline'"],
     'img-src': ['data:'],
     'font-src': ['data:'],
