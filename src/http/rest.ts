@@ -75,7 +75,7 @@ export function createRest(
   schema: GraphQLSchema, context: (serverContext: object) => object, operationLimits: OperationLimits,
 ): RestSurface {
   // The request a resolver context belongs to: its response headers, for the executor to add to, and its
-  // id. (SOFA's router hands the context factory a copy of the server context: share the object, not the slot.)
+  // id. The executor is handed only the resolver context, so it finds the request through this map.
   const requests = new WeakMap<object, Pick<ServerContext, 'responseHeaders' | 'requestId'>>();
   const sofa = useSofa({
     schema: decodeNumerals(schema),

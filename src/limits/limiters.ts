@@ -137,11 +137,13 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     }
     const refused = placed.map((p, i) => ({ ...p, o: outcomes[i]! })).filter(({ o }) => !o.ok);
     if (refused.length === 0) return allowed(placed, outcomes.map((o) => o.res.remainingPoints), now);
-    await giveBack();
-    return refuse(subject, refused.map(({ w, at, o }) => ({ w, at, consumed: o.res.consumedPoints })), cost, now);
+    const [, verdict] = await Promise.all([
+      giveBack(), refuse(subject, refused.map(({ w, at, o }) => ({ w, at, consumed: o.res.consumedPoints })), cost, now),
+    ]);
+    return verdict;
   }
 
-  /** A refused request (already given back): counted toward a ban, which it may start. */
+  /** A refused request (given back to its windows): counted toward a ban, which it may start. */
   async function refuse(subject: Subject, refused: readonly (Placed & { consumed: number })[], cost: number, now: number): Promise<Verdict> {
     const banWindow = windowAt(now, config.banWindowSeconds).index;
     const refusal = subject.bannable ? await settle(refusals.consume(`${subject.id}:${banWindow}`)) : null;
