@@ -21,6 +21,17 @@ export const GetPet = graphql(`
   query GetPet($petId: SafeInt!) { pet(petId: $petId) { id name categoryId status } }
 `);
 
+/** Ordering and moving an order on; the nested `pet` shows the animal following in the same transaction. */
+export const PlaceOrder = graphql(`
+  mutation PlaceOrder($petId: SafeInt!) { placeOrder(input: { petId: $petId }) { id status pet { id status } } }
+`);
+
+export const UpdateOrder = graphql(`
+  mutation UpdateOrder($orderId: SafeInt!, $status: OrderStatus!) {
+    updateOrder(orderId: $orderId, input: { status: $status }) { id status complete pet { status orders { id } } }
+  }
+`);
+
 /** A GraphQL error, with the `extensions.code` the gateway puts on every error (BAD_REQUEST, NOT_FOUND...). */
 export class GraphQLRequestError extends Error {
   constructor(message: string, readonly code: string | undefined) {
@@ -78,11 +89,29 @@ export async function graphqlExample(baseUrl: string, apiKey: string) {
     },
   );
 
+  // Sell an animal: order it, then approve and deliver the order.
+  const { createPet: forSale } = await execute(CreatePet, { input: { name: 'Bella (GraphQL example)', categoryId: 1 } });
+  const { placeOrder: order } = await execute(PlaceOrder, { petId: forSale.id });
+  await execute(UpdateOrder, { orderId: order.id, status: 'approved' });
+  const { updateOrder: delivered } = await execute(UpdateOrder, { orderId: order.id, status: 'delivered' });
+  const orderingAgain = await execute(PlaceOrder, { petId: forSale.id }).then(
+    () => { throw new Error('a sold pet was ordered again'); },
+    (refused: unknown) => (refused instanceof GraphQLRequestError ? refused.code : Promise.reject(refused)),
+  );
+
   return {
     created: pet,
     listed: { count: pets.length, includesCreated: pets.some((p) => p.id === pet.id) },
     fetched,
     error,
+    sale: {
+      placed: order.status,
+      petWhenPlaced: order.pet.status,
+      delivered: { status: delivered.status, complete: delivered.complete },
+      petStatus: delivered.pet.status,
+      petOrders: delivered.pet.orders.length,
+      orderingAgain,
+    },
   };
 }
 

@@ -28,6 +28,21 @@ export async function restExample(baseUrl: string, apiKey: string) {
   const refused = await client.GET('/pets', { params: { query: { limit: 0 } } });
   if (!refused.error) throw new Error('listPets accepted limit=0');
 
+  // Sell an animal: order it, then approve and deliver the order; the animal follows.
+  const forSale = await client.POST('/pets', { body: { name: 'Bella (REST example)', categoryId: 1 } });
+  if (!forSale.data) throw new Error(`createPet failed: ${forSale.error?.code} ${forSale.error?.message}`);
+  const order = await client.POST('/store/orders', { body: { petId: forSale.data.id } });
+  if (!order.data) throw new Error(`placeOrder failed: ${order.error?.code} ${order.error?.message}`);
+  const orderId = order.data.id;
+  for (const status of ['approved', 'delivered'] as const) {
+    const moved = await client.PATCH('/store/orders/{orderId}', { params: { path: { orderId } }, body: { status } });
+    if (!moved.data) throw new Error(`updateOrder failed: ${moved.error?.code} ${moved.error?.message}`);
+  }
+  const delivered = await client.GET('/store/orders/{orderId}', { params: { path: { orderId } } });
+  const sold = await client.GET('/pets/{petId}', { params: { path: { petId: forSale.data.id } } });
+  // The store's rules, typed as an Error body too: the animal is sold, a second order is a conflict.
+  const again = await client.POST('/store/orders', { body: { petId: forSale.data.id } });
+
   return {
     created: pet,
     listed: { count: listed.data.length, includesCreated: listed.data.some((p) => p.id === pet.id) },
@@ -35,6 +50,13 @@ export async function restExample(baseUrl: string, apiKey: string) {
     // The deprecated operation says so at run time too, not only in the document.
     deprecated: { deprecation: fetched.response.headers.get('Deprecation'), sunset: fetched.response.headers.get('Sunset') },
     error: { httpStatus: refused.response.status, code: refused.error.code, message: refused.error.message },
+    sale: {
+      placed: order.data.status,
+      location: order.response.headers.get('Location'),
+      delivered: delivered.data && { status: delivered.data.status, complete: delivered.data.complete },
+      petStatus: sold.data?.status,
+      orderingAgain: again.error?.code,
+    },
   };
 }
 

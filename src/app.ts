@@ -6,7 +6,9 @@ import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
+import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
+import { createChangeEvents } from './events/change-events.js';
 import { openApiJson } from './http/documents.js';
 import { graphiqlPage } from './http/graphiql.js';
 import { createOperationChecker } from './http/graphql-params.js';
@@ -34,12 +36,15 @@ import { createMetrics } from './metrics/metrics.js';
 import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './metrics/use-metrics.js';
 import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
+import { Loaders } from './schema/loaders.js';
+import { createStreamSlots } from './streams/stream-slots.js';
+import { useStreams } from './streams/use-streams.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
   /** What the startup log tells the operator. */
-  readonly backends: { readonly database: string; readonly rateLimits: string };
+  readonly backends: { readonly database: string; readonly rateLimits: string; readonly events: string };
   /** From now on, refuse new requests (503, Retry-After) while those in flight finish. */
   drain(): void;
   close(): Promise<void>;
@@ -71,7 +76,12 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock);
   const metrics = createMetrics(dataSource);
   const pets = petStore(dataSource);
-  const context = (): Context => ({ pets });
+  const orders = orderStore(dataSource, clock);
+  const events = createChangeEvents(redis && config.redisUrl
+    ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined);
+  const context = (serverContext: object): Context => ({
+    pets, orders, events, loaders: new Loaders(pets, orders), signal: (serverContext as Partial<ServerContext>).streamSignal,
+  });
   const rest = createRest(schema, context, config.graphql);
   const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);
@@ -110,6 +120,12 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       usePublicEndpoints('page'),
       useRequireKey(),
       useRejection(),
+      useStreams({
+        slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix }),
+        perKey: config.subscriptionsPerKey,
+        authenticate,
+        recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
+      }),
       ...steps,
     ],
     (request, serverContext) => (serverContext.route.surface === 'graphql'
@@ -123,9 +139,15 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     backends: {
       database: describeDatabase(config.database),
       rateLimits: redis ? `${redis.describe()} (shared by every instance)` : 'in process (set REDIS_URL to share limits between instances)',
+      events: events.describe,
     },
-    drain() { draining = true; },
+    drain() {
+      draining = true;
+      // Open subscriptions end cleanly (a `complete` event), so their connections can close.
+      void events.close();
+    },
     async close() {
+      await events.close();
       await redis?.close();
       await dataSource.destroy();
     },

@@ -27,6 +27,8 @@ export interface Config {
   readonly logFormat: LogFormat;
   /** When set, /metrics wants `Authorization: Bearer <token>`; otherwise it is public. */
   readonly metricsToken: string | undefined;
+  /** Open subscription streams one key may hold at once, across every instance. */
+  readonly subscriptionsPerKey: number;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
 }
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = oneOf(env.LOG_LEVEL, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
   const keyCacheTtlSeconds = intInRange(env.KEY_CACHE_TTL_SECONDS, 'KEY_CACHE_TTL_SECONDS', 30, 0, 3_600, problems);
   const trustProxyHops = trustProxy(env.TRUST_PROXY, problems);
+  const subscriptionsPerKey = intInRange(env.SUBSCRIPTIONS_PER_KEY, 'SUBSCRIPTIONS_PER_KEY', 5, 1, 1_000, problems);
   const limits: LimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
     banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
@@ -118,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
-    graphql, http,
+    subscriptionsPerKey, graphql, http,
   });
 }
 

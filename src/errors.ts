@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { GraphQLError } from 'graphql';
+import { explainUnknownField } from './domain/fixed-fields.js';
 import { log } from './log.js';
 import { Response } from './http/fetch-api.js';
 
@@ -13,6 +14,7 @@ export const STATUS = {
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  CONFLICT: 409,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   API_KEY_BANNED: 429,
@@ -31,7 +33,8 @@ export function appError(code: ErrorCode, message: string): AppError {
 /** One of ours: a code from the table with its status (yoga's own errors may carry a bare code). */
 export function isAppError(error: unknown): error is AppError {
   if (!(error instanceof GraphQLError)) return false;
-  const { code, status } = error.extensions;
+  // graphql-jit's errors may have no extensions at all.
+  const { code, status } = error.extensions ?? {};
   return typeof code === 'string' && Object.hasOwn(STATUS, code) && status === STATUS[code as ErrorCode];
 }
 
@@ -47,7 +50,8 @@ export function toAppError(error: unknown, requestId?: string): AppError {
     let cause: unknown = error;
     while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
     if (cause instanceof GraphQLError) {
-      return withLocation(appError(isAppError(cause) ? cause.extensions.code : clientCode(error), error.message), error);
+      const code = isAppError(cause) ? cause.extensions.code : clientCode(error);
+      return withLocation(appError(code, code === 'BAD_REQUEST' ? explainUnknownField(error.message) : error.message), error);
     }
   }
   log.error({ requestId, err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');

@@ -3,14 +3,24 @@
 
 export type introspection_types = {
     'Boolean': unknown;
+    'ChangeKind': { name: 'ChangeKind'; enumValues: 'CREATED' | 'DELETED' | 'UPDATED'; };
+    'DateTime': unknown;
     'Int': unknown;
-    'Mutation': { kind: 'OBJECT'; name: 'Mutation'; fields: { 'createPet': { name: 'createPet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; }; };
+    'Mutation': { kind: 'OBJECT'; name: 'Mutation'; fields: { 'createPet': { name: 'createPet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; 'deletePet': { name: 'deletePet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; 'placeOrder': { name: 'placeOrder'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Order'; ofType: null; }; } }; 'updateOrder': { name: 'updateOrder'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Order'; ofType: null; }; } }; 'updatePet': { name: 'updatePet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; }; };
+    'NewOrder': { kind: 'INPUT_OBJECT'; name: 'NewOrder'; isOneOf: false; inputFields: [{ name: 'petId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; }; defaultValue: null }]; };
     'NewPet': { kind: 'INPUT_OBJECT'; name: 'NewPet'; isOneOf: false; inputFields: [{ name: 'categoryId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; }; defaultValue: null }, { name: 'name'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null; }; }; defaultValue: null }, { name: 'status'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'PetStatus'; ofType: null; }; }; defaultValue: "available" }]; };
-    'Pet': { kind: 'OBJECT'; name: 'Pet'; fields: { 'categoryId': { name: 'categoryId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'id': { name: 'id'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'name': { name: 'name'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null; }; } }; 'status': { name: 'status'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'PetStatus'; ofType: null; }; } }; }; };
+    'Order': { kind: 'OBJECT'; name: 'Order'; fields: { 'complete': { name: 'complete'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null; }; } }; 'id': { name: 'id'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'pet': { name: 'pet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; 'petId': { name: 'petId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'placedAt': { name: 'placedAt'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'DateTime'; ofType: null; }; } }; 'status': { name: 'status'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'OrderStatus'; ofType: null; }; } }; }; };
+    'OrderChange': { kind: 'INPUT_OBJECT'; name: 'OrderChange'; isOneOf: false; inputFields: [{ name: 'status'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'OrderStatus'; ofType: null; }; }; defaultValue: null }]; };
+    'OrderEvent': { kind: 'OBJECT'; name: 'OrderEvent'; fields: { 'kind': { name: 'kind'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'ChangeKind'; ofType: null; }; } }; 'order': { name: 'order'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Order'; ofType: null; }; } }; }; };
+    'OrderStatus': { name: 'OrderStatus'; enumValues: 'approved' | 'cancelled' | 'delivered' | 'placed'; };
+    'Pet': { kind: 'OBJECT'; name: 'Pet'; fields: { 'categoryId': { name: 'categoryId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'id': { name: 'id'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; } }; 'name': { name: 'name'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null; }; } }; 'orders': { name: 'orders'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'LIST'; name: never; ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Order'; ofType: null; }; }; }; } }; 'status': { name: 'status'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'PetStatus'; ofType: null; }; } }; }; };
+    'PetChange': { kind: 'INPUT_OBJECT'; name: 'PetChange'; isOneOf: false; inputFields: [{ name: 'categoryId'; type: { kind: 'SCALAR'; name: 'SafeInt'; ofType: null; }; defaultValue: null }, { name: 'name'; type: { kind: 'SCALAR'; name: 'String'; ofType: null; }; defaultValue: null }]; };
+    'PetEvent': { kind: 'OBJECT'; name: 'PetEvent'; fields: { 'kind': { name: 'kind'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'ChangeKind'; ofType: null; }; } }; 'pet': { name: 'pet'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; } }; }; };
     'PetStatus': { name: 'PetStatus'; enumValues: 'available' | 'pending' | 'sold'; };
-    'Query': { kind: 'OBJECT'; name: 'Query'; fields: { 'pet': { name: 'pet'; type: { kind: 'OBJECT'; name: 'Pet'; ofType: null; } }; 'pets': { name: 'pets'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'LIST'; name: never; ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; }; }; } }; }; };
+    'Query': { kind: 'OBJECT'; name: 'Query'; fields: { 'order': { name: 'order'; type: { kind: 'OBJECT'; name: 'Order'; ofType: null; } }; 'orders': { name: 'orders'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'LIST'; name: never; ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Order'; ofType: null; }; }; }; } }; 'pet': { name: 'pet'; type: { kind: 'OBJECT'; name: 'Pet'; ofType: null; } }; 'pets': { name: 'pets'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'LIST'; name: never; ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Pet'; ofType: null; }; }; }; } }; }; };
     'SafeInt': unknown;
     'String': unknown;
+    'Subscription': { kind: 'OBJECT'; name: 'Subscription'; fields: { 'orderChanged': { name: 'orderChanged'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'OrderEvent'; ofType: null; }; } }; 'petChanged': { name: 'petChanged'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'PetEvent'; ofType: null; }; } }; }; };
 };
 
 /** An IntrospectionQuery representation of your schema.
@@ -25,7 +35,7 @@ export type introspection = {
   name: never;
   query: 'Query';
   mutation: 'Mutation';
-  subscription: never;
+  subscription: 'Subscription';
   types: introspection_types;
 };
 

@@ -1,5 +1,5 @@
 import { EntitySchema, type ValueTransformer } from 'typeorm';
-import type { PetRecord } from '../schema/pet.js';
+import type { PetRecord } from '../domain/pet.js';
 
 /** MySQL drivers hand BIGINT back as strings; every id we store is a safe integer, so a number is exact. */
 export const bigintAsNumber: ValueTransformer = {

@@ -1,27 +1,33 @@
 import type { DataSource } from 'typeorm';
-import type { NewPetInput } from '../schema/new-pet.js';
-import type { PetRecord } from '../schema/pet.js';
-import type { PetStatus } from '../schema/pet-status.js';
+import { appError } from '../errors.js';
+import type { PetRecord, PetStatus } from '../domain/pet.js';
+import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
-import { prepared, type Row } from './prepared.js';
+import { FOR_UPDATE, prepared, type Row } from './prepared.js';
 
-/** Every query the API makes about pets: one round trip each. */
-export interface PetStore {
-  list(query: { limit: number; status?: PetStatus }): Promise<PetRecord[]>;
-  get(id: number): Promise<PetRecord | null>;
-  create(pet: NewPetInput): Promise<PetRecord>;
-}
-
-const COLUMNS = 'id, name, category_id AS categoryId, status';
-const LIST = `SELECT ${COLUMNS} FROM pets ORDER BY id LIMIT ?`;
-const LIST_BY_STATUS = `SELECT ${COLUMNS} FROM pets WHERE status = ? ORDER BY id LIMIT ?`;
-const GET = `SELECT ${COLUMNS} FROM pets WHERE id = ?`;
+export const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
+const LIST = `SELECT ${PET_COLUMNS} FROM pets ORDER BY id LIMIT ?`;
+const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? ORDER BY id LIMIT ?`;
+export const GET_PET = `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`;
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
+// One statement for any change: a field left out (null) keeps its value.
+const UPDATE = 'UPDATE pets SET name = COALESCE(?, name), category_id = COALESCE(?, category_id) WHERE id = ?';
+const HAS_ORDERS = 'SELECT 1 AS found FROM orders WHERE pet_id = ? LIMIT 1';
+const DELETE = 'DELETE FROM pets WHERE id = ?';
+
+/** `(?, ?, ?)` for n values: one statement per batch size, which the drivers keep prepared. */
+export const placeholders = (n: number) => `(${Array.from({ length: n }, () => '?').join(', ')})`;
 
 /** MySQL hands BIGINT back as a string; every id we store is a safe integer, so a number is exact. */
-const toRecord = (row: Row): PetRecord => ({
+export const toPet = (row: Row): PetRecord => ({
   id: Number(row.id), name: row.name as string, categoryId: Number(row.categoryId), status: row.status as PetStatus,
 });
+
+/** The foreign key from orders refused the delete: an order came in first. */
+const isReferenced = (error: unknown) => {
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
+  return errno === 1451 || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+};
 
 export function petStore(dataSource: DataSource): PetStore {
   const sql = prepared(dataSource);
@@ -29,15 +35,34 @@ export function petStore(dataSource: DataSource): PetStore {
     list: ({ limit, status }) => bounded(dataSource, async () => {
       // A string: MySQL's binary protocol refuses a DOUBLE for LIMIT, and mysql2 sends JS numbers as one.
       const rows = await (status ? sql.all(LIST_BY_STATUS, [status, String(limit)]) : sql.all(LIST, [String(limit)]));
-      return rows.map(toRecord);
+      return rows.map(toPet);
     }),
     get: (id) => bounded(dataSource, async () => {
-      const [row] = await sql.all(GET, [id]);
-      return row ? toRecord(row) : null;
+      const [row] = await sql.all(GET_PET, [id]);
+      return row ? toPet(row) : null;
+    }),
+    getMany: (ids) => bounded(dataSource, async () => {
+      if (ids.length === 0) return [];
+      return (await sql.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id IN ${placeholders(ids.length)}`, ids)).map(toPet);
     }),
     async create({ name, categoryId, status }) {
-      const id = await bounded(dataSource, () => sql.insert(INSERT, [name, categoryId, status]));
-      return { id, name, categoryId, status };
+      const { insertId } = await bounded(dataSource, () => sql.run(INSERT, [name, categoryId, status]));
+      return { id: insertId, name, categoryId, status };
     },
+    update: (id, { name, categoryId }) => bounded(dataSource, async () => {
+      await sql.run(UPDATE, [name ?? null, categoryId ?? null, id]);
+      const [row] = await sql.all(GET_PET, [id]);
+      return row ? toPet(row) : null;
+    }),
+    delete: (id) => bounded(dataSource, () => sql.transaction(async (tx) => {
+      const [row] = await tx.all(GET_PET + FOR_UPDATE[sql.dialect], [id]);
+      if (!row) return null;
+      if ((await tx.all(HAS_ORDERS, [id])).length > 0) throw hasOrders(id);
+      await tx.run(DELETE, [id]).catch((error: unknown) => { throw isReferenced(error) ? hasOrders(id) : error; });
+      return toPet(row);
+    })),
   };
 }
+
+const hasOrders = (id: number) =>
+  appError('CONFLICT', `Pet ${id} has orders and cannot be deleted; its orders keep the record of its sale`);

@@ -1,53 +1,148 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Pool } from 'mysql2';
+import type { Pool, PoolConnection } from 'mysql2';
 import type { DataSource } from 'typeorm';
 
 export type Row = Record<string, unknown>;
 
-/** Fixed SQL with parameters, run on the data source's own connections, returning plain rows. */
-export interface Prepared {
-  all(sql: string, params: readonly unknown[]): Promise<Row[]>;
-  /** An INSERT: the id it generated. */
-  insert(sql: string, params: readonly unknown[]): Promise<number>;
+/** What a write did. */
+export interface Written {
+  /** The id an INSERT generated. */
+  readonly insertId: number;
+  readonly affectedRows: number;
 }
 
+/** Fixed SQL with parameters, returning plain rows. */
+export interface Statements {
+  all(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  run(sql: string, params: readonly unknown[]): Promise<Written>;
+}
+
+export interface Prepared extends Statements {
+  readonly dialect: 'mysql' | 'sqlite';
+  /**
+   * Runs `work` in one transaction, on one connection, holding the write locks it takes until the end:
+   * committed when it resolves, rolled back when it throws. Rows read with `FOR_UPDATE[dialect]` stay
+   * locked for it (SQLite locks the whole database for the transaction instead).
+   */
+  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
+}
+
+/** A locking read, by dialect: SQLite has none, and needs none (a writing transaction excludes others). */
+export const FOR_UPDATE = { mysql: ' FOR UPDATE', sqlite: '' } as const;
+
 /**
- * The hot queries skip TypeORM's query building and entity hydration: the SQL is fixed, so it is a
+ * The API's queries skip TypeORM's query building and entity hydration: the SQL is fixed, so it is a
  * prepared statement (mysql2 keeps one per connection; better-sqlite3's are kept here), and rows come
  * back as plain objects. Everything else (migrations, keys) still goes through TypeORM.
  */
 export function prepared(dataSource: DataSource): Prepared {
-  const run = driverOf(dataSource);
-  // Query logging, when configured, sees these queries as it sees TypeORM's; decided once, not per query.
-  if (!dataSource.options.logging) return run;
-  const logged = (sql: string, params: readonly unknown[]) => dataSource.logger.logQuery(sql, params as unknown[]);
-  return {
-    all: (sql, params) => { logged(sql, params); return run.all(sql, params); },
-    insert: (sql, params) => { logged(sql, params); return run.insert(sql, params); },
-  };
+  let found = byDataSource.get(dataSource);
+  if (!found) byDataSource.set(dataSource, found = create(dataSource));
+  return found;
 }
 
-function driverOf(dataSource: DataSource): Prepared {
-  if (dataSource.options.type === 'mysql') {
-    const pool = (dataSource.driver as unknown as { pool: Pool }).pool;
+/** One per data source, shared by every store: SQLite's one connection has one transaction lock. */
+const byDataSource = new WeakMap<DataSource, Prepared>();
+
+function create(dataSource: DataSource): Prepared {
+  const run = dataSource.options.type === 'mysql' ? mysql(dataSource) : sqlite(dataSource);
+  // Query logging, when configured, sees these queries as it sees TypeORM's; decided once, not per query.
+  if (!dataSource.options.logging) return run;
+  const logged = (statements: Statements): Statements => ({
+    all: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.all(sql, params); },
+    run: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.run(sql, params); },
+  });
+  return { ...run, ...logged(run), transaction: (work) => run.transaction((tx) => work(logged(tx))) };
+}
+
+function mysql(dataSource: DataSource): Prepared {
+  const pool = (dataSource.driver as unknown as { pool: Pool }).pool;
+  const on = (target: Pool | PoolConnection): Statements => {
     const execute = <T>(sql: string, params: readonly unknown[]) => new Promise<T>((resolve, reject) => {
-      pool.execute(sql, params as never, (error, result) => (error ? reject(error) : resolve(result as T)));
+      target.execute(sql, params as never, (error, result) => (error ? reject(error) : resolve(result as T)));
     });
     return {
       all: (sql, params) => execute<Row[]>(sql, params),
-      insert: async (sql, params) => Number((await execute<{ insertId: number }>(sql, params)).insertId),
+      run: async (sql, params) => {
+        const { insertId, affectedRows } = await execute<{ insertId: number; affectedRows: number }>(sql, params);
+        return { insertId: Number(insertId), affectedRows };
+      },
     };
-  }
+  };
+  const command = (connection: PoolConnection, sql: string) => new Promise<void>((resolve, reject) => {
+    connection.query(sql, (error) => (error ? reject(error) : resolve()));
+  });
+  return {
+    dialect: 'mysql',
+    ...on(pool),
+    async transaction(work) {
+      const connection = await new Promise<PoolConnection>((resolve, reject) => {
+        pool.getConnection((error, c) => (error ? reject(error) : resolve(c)));
+      });
+      try {
+        await command(connection, 'START TRANSACTION');
+        const result = await work(on(connection));
+        await command(connection, 'COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is broken: it leaves the pool instead of going back.
+        await command(connection, 'ROLLBACK').catch(() => connection.destroy());
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+  };
+}
+
+function sqlite(dataSource: DataSource): Prepared {
   const database = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
-  const statements = new Map<string, Statement>();
+  const cache = new Map<string, Statement>();
   const statement = (sql: string) => {
-    let found = statements.get(sql);
-    if (!found) statements.set(sql, found = database.prepare(sql));
+    let found = cache.get(sql);
+    if (!found) cache.set(sql, found = database.prepare(sql));
     return found;
   };
   // better-sqlite3 is synchronous; a promise keeps one shape for callers, and a thrown error a rejection.
-  return {
+  const direct: Statements = {
     all: async (sql, params) => statement(sql).all(...params) as Row[],
-    insert: async (sql, params) => Number(statement(sql).run(...params).lastInsertRowid),
+    run: async (sql, params) => {
+      const { lastInsertRowid, changes } = statement(sql).run(...params);
+      return { insertId: Number(lastInsertRowid), affectedRows: changes };
+    },
+  };
+  // One connection serves every request: while a transaction is open (across its awaits), other statements
+  // wait for it to end rather than run inside it.
+  let open: Promise<void> | undefined;
+  // The statement runs in the same tick as the wait ends: no transaction can begin in between.
+  const whenFree = async <T>(statement: () => Promise<T>): Promise<T> => {
+    while (open) await open;
+    return statement();
+  };
+  return {
+    dialect: 'sqlite',
+    all: (sql, params) => (open ? whenFree(() => direct.all(sql, params)) : direct.all(sql, params)),
+    run: (sql, params) => (open ? whenFree(() => direct.run(sql, params)) : direct.run(sql, params)),
+    async transaction(work) {
+      while (open) await open;
+      let release!: () => void;
+      open = new Promise((resolve) => { release = resolve; });
+      try {
+        // IMMEDIATE takes the write lock now: another process's transaction fails at once with SQLITE_BUSY
+        // (and is tried again), instead of both reading and one failing at its first write.
+        statement('BEGIN IMMEDIATE').run();
+        try {
+          const result = await work(direct);
+          statement('COMMIT').run();
+          return result;
+        } catch (error) {
+          statement('ROLLBACK').run();
+          throw error;
+        }
+      } finally {
+        open = undefined;
+        release();
+      }
+    },
   };
 }

@@ -2,17 +2,19 @@ import { appError } from '../errors.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-export function isJsonContentType(header: string | null): boolean {
-  return header?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+const JSON_ONLY = ['application/json'] as const;
+
+export function isJsonContentType(header: string | null, types: readonly string[] = JSON_ONLY): boolean {
+  return types.includes(header?.split(';', 1)[0]?.trim().toLowerCase() ?? '');
 }
 
 /**
  * Reads a JSON body without ever holding more than the limit: a declared length over it is refused before
  * reading, a chunked body as soon as it passes it.
  */
-export async function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<unknown> {
-  if (!isJsonContentType(request.headers.get('content-type'))) {
-    throw appError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON, sent with Content-Type: application/json');
+export async function readJsonBody(request: Request, types: readonly string[] = JSON_ONLY, limit = BODY_LIMIT_BYTES): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get('content-type'), types)) {
+    throw appError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON, sent with Content-Type: ${types.join(' or ')}`);
   }
   const tooLarge = () => appError('PAYLOAD_TOO_LARGE', `The request body must be at most ${limit} bytes`);
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();

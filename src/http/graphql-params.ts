@@ -1,4 +1,4 @@
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, OperationTypeNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
 import { checkOperation, parseWithin } from '../limits/operation-limits.js';
@@ -16,6 +16,8 @@ export interface GraphQLRequest {
   readonly params: GraphQLParams;
   readonly document: DocumentNode;
   readonly cost: number;
+  /** query, mutation or subscription. */
+  readonly kind: OperationTypeNode;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -85,8 +87,8 @@ export function createOperationChecker(limits: OperationLimits) {
   };
   return (params: GraphQLParams): GraphQLRequest => {
     const document = parse(params.query);
-    const { cost } = checkOperation(document, params.operationName, limits);
-    return { params, document, cost };
+    const { cost, operation } = checkOperation(document, params.operationName, limits);
+    return { params, document, cost, kind: operation.operation };
   };
 }
 

@@ -2,9 +2,10 @@ import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
 import { withoutRefSiblings } from './openapi-refs.js';
-import { BODY_ARGUMENT, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
+import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
 import { PLANS } from '../limits/plans.js';
-import { PAGE_SIZE, type FieldLifecycle } from '../schema/pet.js';
+import { PAGE_SIZE } from '../domain/ids.js';
+import type { FieldLifecycle } from '../schema/pet.js';
 
 type Document = OpenAPIV3.Document;
 type Operation = OpenAPIV3.OperationObject;
@@ -13,8 +14,16 @@ type Schema = OpenAPIV3.SchemaObject;
 const plans = Object.entries(PLANS).map(([plan, limits]) =>
   `| ${plan} | ${limits ? limits.perMinute.toLocaleString('en') : 'custom'} | ${limits ? limits.perDay.toLocaleString('en') : 'custom'} |`);
 
-const DESCRIPTION = `An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated).
-The same operations are served as GraphQL at \`/graphql\`.
+const DESCRIPTION = `An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated),
+change or remove one, and order them. The same operations are served as GraphQL at \`/graphql\`, with live
+events (subscriptions) besides.
+
+## Orders and the animal's status
+An order is \`placed\`, then \`approved\`, then \`delivered\`; a placed or approved order can be
+\`cancelled\`. Any other move is \`409 CONFLICT\`. The animal follows its order in the same transaction:
+ordering needs an \`available\` animal and makes it \`pending\`; delivery makes it \`sold\`; cancelling
+makes it \`available\` again. An animal's status changes only this way: a change (\`PATCH\`) may set its
+\`name\` and \`categoryId\`, never its \`status\`. An animal that has orders cannot be deleted (\`409\`).
 
 ## Authentication
 Every operation needs an API key: \`Authorization: Bearer <key>\` (the scheme in any case). A missing,
@@ -47,9 +56,10 @@ const ERRORS: Record<string, [name: string, description: string]> = {
   400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
   401: ['Unauthenticated', 'The API key is missing, unknown or revoked.'],
   404: ['NotFound', 'The requested resource could not be found.'],
+  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders.'],
   408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
   413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
-  415: ['UnsupportedMediaType', 'The request body is not `application/json`.'],
+  415: ['UnsupportedMediaType', 'The request body is not `application/json` (or, for a change, `application/merge-patch+json`).'],
   429: ['TooManyRequests', 'Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially.'],
   431: ['HeadersTooLarge', 'The request line and headers (`HEADERS_TOO_LARGE`) are over the server\'s limit; the connection is closed.'],
   500: ['Internal', 'An unexpected error; the `X-Request-Id` header identifies it in the logs.'],
@@ -106,11 +116,13 @@ function components(): OpenAPIV3.ComponentsObject {
 
 /** Which errors each operation can answer with, beyond those every operation can. */
 function errorStatuses({ route }: RoutedField): number[] {
-  const statuses = [400, 401, 408, 429, 431, 500, 503];
-  if (route.method === 'POST') statuses.push(413, 415);
-  if (route.path.includes(':')) statuses.push(404);
-  return statuses.sort();
+  const statuses = new Set([400, 401, 408, 429, 431, 500, 503, ...(route.errors ?? [])]);
+  if (BODY_TYPES[route.method]) [413, 415].forEach((s) => statuses.add(s));
+  if (route.path.includes(':')) statuses.add(404);
+  return [...statuses].sort();
 }
+
+const SUCCESS: Record<string, string> = { 201: 'Created: the stored record, with its assigned `id`.' };
 
 function completeOperation(operation: Operation, routed: RoutedField): void {
   const { route, field } = routed;
@@ -124,32 +136,36 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     delete operation.description;
   }
 
-  if (route.method === 'POST') {
+  const bodyTypes = BODY_TYPES[route.method];
+  if (bodyTypes) {
     // The body is the argument itself (see rest.ts); SOFA also lists it as a query parameter.
     const argument = field.args.find((a) => a.name === BODY_ARGUMENT);
     operation.parameters = (operation.parameters ?? []).filter((p) => !('name' in p) || p.name !== BODY_ARGUMENT);
     if (operation.parameters.length === 0) delete operation.parameters;
+    const schema = ref('schemas', String(argument?.type).replace(/!$/, ''));
     operation.requestBody = {
       required: true,
       description: argument?.description ?? undefined,
-      content: { 'application/json': { schema: ref('schemas', String(argument?.type).replace(/!$/, '')) } },
+      content: Object.fromEntries(bodyTypes.map((type) => [type, { schema }])),
     };
+  } else {
+    delete operation.requestBody;
   }
   for (const parameter of operation.parameters ?? []) {
     if (!('name' in parameter) || parameter.name !== 'limit') continue;
     Object.assign(parameter.schema as Schema, { minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default });
   }
 
-  const [status, success] = Object.entries(operation.responses)[0] as [string, OpenAPIV3.ResponseObject];
+  const [sofaStatus, success] = Object.entries(operation.responses)[0] as [string, OpenAPIV3.ResponseObject];
+  const status = route.noContent ? '204' : sofaStatus;
   const lifecycleHeaders: Record<string, OpenAPIV3.ReferenceObject> = lifecycle
     ? { Deprecation: ref('headers', 'Deprecation'), Sunset: ref('headers', 'Sunset') }
     : {};
+  const headers = { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders, ...(route.location ? { Location: ref('headers', 'Location') } : {}) };
   operation.responses = {
-    [status]: {
-      ...success,
-      description: status === '201' ? 'Created: the stored record, with its assigned `id`.' : 'OK',
-      headers: { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders, ...(route.location ? { Location: ref('headers', 'Location') } : {}) },
-    },
+    [status]: route.noContent
+      ? { description: 'Done; no content.', headers }
+      : { ...success, description: SUCCESS[status] ?? 'OK', headers },
     ...Object.fromEntries(errorStatuses(routed).map((s) => [s, ref('responses', ERRORS[s]![0])])),
   };
 }
@@ -199,7 +215,7 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'pets', description: 'Animals of the store.' }],
+    tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' }],
     paths: doc.paths,
     components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
   });

@@ -1,3 +1,4 @@
+import { fixedFieldReason } from '../domain/fixed-fields.js';
 import { appError, mostSevere, renderError, toAppError, type AppError } from '../errors.js';
 import { BODY_ARGUMENT } from './rest-routes.js';
 
@@ -6,7 +7,7 @@ import { BODY_ARGUMENT } from './rest-routes.js';
  * "input.categoryId"; …`). A REST client sent a parameter or a body field: name that instead.
  */
 const COERCION = /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "\w+((?:\.\w+|\[\d+\])+)")?; ([\s\S]*)$/;
-const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "\w+"\.?/;
+const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "(\w+)"/;
 const MISSING_FIELD = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/;
 
 export function restMessage(message: string): string {
@@ -14,7 +15,10 @@ export function restMessage(message: string): string {
   if (!match) return message;
   const [, variable = '', path, detail = ''] = match;
   const unknown = UNKNOWN_FIELD.exec(detail);
-  if (unknown) return `Unknown field "${unknown[1]}" in the request body`;
+  if (unknown) {
+    const reason = fixedFieldReason(unknown[2]!, unknown[1]!);
+    return `Unknown field "${unknown[1]}" in the request body${reason ? `: ${reason}` : ''}`;
+  }
   const missing = MISSING_FIELD.exec(detail);
   if (missing) return `Missing required field "${missing[1]}" in the request body`;
   const name = path ? path.slice(1) : variable === BODY_ARGUMENT ? 'request body' : variable;

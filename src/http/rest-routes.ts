@@ -7,13 +7,17 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 export const REST_BASE = '/v1';
 
 export interface RestRoute {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to REST_BASE; a `:name` segment is the GraphQL argument of that name. */
   readonly path: string;
   readonly operationId: string;
   readonly responseStatus?: number;
   /** Where a created record lives (Location of the 201), relative to REST_BASE: `:name` is the record's field. */
   readonly location?: string;
+  /** Error statuses the route answers beyond those every route of its method and path can. */
+  readonly errors?: readonly number[];
+  /** Answered 204 without a body (the field's value is for GraphQL clients). */
+  readonly noContent?: boolean;
   readonly tags?: string[];
 }
 
@@ -21,10 +25,25 @@ export const REST_ROUTES = {
   'Query.pets': { method: 'GET', path: '/pets', operationId: 'listPets', tags: ['pets'] },
   'Mutation.createPet': { method: 'POST', path: '/pets', operationId: 'createPet', responseStatus: 201, location: '/pets/:id', tags: ['pets'] },
   'Query.pet': { method: 'GET', path: '/pets/:petId', operationId: 'getPet', tags: ['pets'] },
+  'Mutation.updatePet': { method: 'PATCH', path: '/pets/:petId', operationId: 'updatePet', tags: ['pets'] },
+  'Mutation.deletePet': { method: 'DELETE', path: '/pets/:petId', operationId: 'deletePet', noContent: true, errors: [409], tags: ['pets'] },
+  'Query.orders': { method: 'GET', path: '/store/orders', operationId: 'listOrders', tags: ['store'] },
+  'Mutation.placeOrder': {
+    method: 'POST', path: '/store/orders', operationId: 'placeOrder', responseStatus: 201, location: '/store/orders/:id', errors: [404, 409], tags: ['store'],
+  },
+  'Query.order': { method: 'GET', path: '/store/orders/:orderId', operationId: 'getOrder', tags: ['store'] },
+  'Mutation.updateOrder': { method: 'PATCH', path: '/store/orders/:orderId', operationId: 'updateOrder', errors: [409], tags: ['store'] },
 } as const satisfies Record<string, RestRoute>;
 
 /** A request body is the field's argument of this name, unwrapped: `POST /v1/pets` takes a NewPet itself. */
 export const BODY_ARGUMENT = 'input';
+
+/** Methods whose request carries a body (the route's BODY_ARGUMENT), and the media types each takes. */
+export const BODY_TYPES: Readonly<Partial<Record<RestRoute['method'], readonly string[]>>> = {
+  POST: ['application/json'],
+  // RFC 7396: a merge patch is JSON too; its null (remove a field) is refused, as no field may be removed.
+  PATCH: ['application/json', 'application/merge-patch+json'],
+};
 
 export interface RoutedField {
   readonly key: string;

@@ -1,4 +1,4 @@
-import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import {
   GraphQLList, GraphQLNonNull, GraphQLScalarType, isListType, isNonNullType, isScalarType,
   type GraphQLSchema, type GraphQLType,
@@ -7,11 +7,12 @@ import { useSofa } from 'sofa-api';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
+import { MAX_SAFE_ID } from '../domain/ids.js';
 import type { FieldLifecycle } from '../schema/pet.js';
-import { MAX_SAFE_ID } from '../schema/scalars.js';
 import { renderRestErrors } from './rest-errors.js';
 import { restExecutor } from './rest-execute.js';
-import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey } from './rest-routes.js';
+import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey, type RestRoute } from './rest-routes.js';
+import { Response } from './fetch-api.js';
 import type { ServerContext } from './server-context.js';
 
 export interface RestSurface {
@@ -57,6 +58,17 @@ function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
+/**
+ * The schema SOFA builds its routes and responses from: no subscriptions (live events are GraphQL's), no
+ * field marked GRAPHQL_ONLY, and no type left unreachable by their removal.
+ */
+function restFields(schema: GraphQLSchema): GraphQLSchema {
+  return pruneSchema(mapSchema(schema, {
+    [MapperKind.SUBSCRIPTION]: () => null,
+    [MapperKind.COMPOSITE_FIELD]: (config) => (config.extensions?.graphqlOnly ? null : config),
+  }));
+}
+
 /** Deprecation (RFC 9745) and Sunset (RFC 8594) headers for each route whose field is deprecated. */
 function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]> {
   const headers = new Map<string, [string, string][]>();
@@ -78,7 +90,7 @@ export function createRest(
   // id. The executor is handed only the resolver context, so it finds the request through this map.
   const requests = new WeakMap<object, Pick<ServerContext, 'responseHeaders' | 'requestId'>>();
   const sofa = useSofa({
-    schema: decodeNumerals(schema),
+    schema: decodeNumerals(restFields(schema)),
     basePath: REST_BASE,
     routes: REST_ROUTES,
     context: (serverContext) => {
@@ -97,10 +109,14 @@ export function createRest(
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
     swaggerUI: { endpoint: false },
-    customScalars: { SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID } },
+    customScalars: {
+      SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
+      DateTime: { type: 'string', format: 'date-time' },
+    },
   });
   const headersByRoute = lifecycleHeaders(schema);
   const handlers = routeHandlers(sofa);
+  const noContent = new Set(Object.values(REST_ROUTES).filter((r: RestRoute) => r.noContent).map(routeKey));
 
   return {
     sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
@@ -116,11 +132,20 @@ export function createRest(
       } catch (error) {
         response = renderRestErrors([error], serverContext.requestId);
       }
+      if (response.ok && restRoute && noContent.has(restRoute)) response = emptied(response);
       for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
       for (const [name, value] of Object.entries(serverContext.responseHeaders ?? {})) response.headers.set(name, value);
       return response;
     },
   };
+}
+
+/** 204 No Content: the same headers, without those of the body it no longer has. */
+function emptied(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  return new Response(null, { status: 204, headers });
 }
 
 /** What SOFA's route handler reads of a request (sofa-api router.js, useHandler): its url, params and body. */
@@ -151,7 +176,7 @@ function routeHandlers(sofa: ReturnType<typeof useSofa>): Map<string, SofaHandle
 const sofaRequest = (url: string, params: Readonly<Record<string, string>>): SofaRequest => ({ url, params, body: null });
 
 /**
- * SOFA matches body keys to argument names; the spec's body is the NewPet itself. Passing it as the
+ * SOFA matches body keys to argument names; the spec's body is the NewPet (or the change) itself. Passing it as the
  * `input` argument lets GraphQL's input coercion check it (missing, unknown and mistyped fields) exactly
  * as it does for /graphql. The query string is dropped: a POST's fields come only from its body, and
  * SOFA would let `?input=` override it.

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppError } from '../errors.js';
 import type { GraphQLRequest } from './graphql-params.js';
@@ -7,6 +7,7 @@ import type { Route } from './routing.js';
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
 export interface ServerContext {
   readonly req?: IncomingMessage;
+  readonly res?: ServerResponse;
   /** When the request reached the pipeline (performance.now()). */
   startedAt: number;
   /** Every log line about the request carries it; so does the response. */
@@ -35,6 +36,8 @@ export interface ServerContext {
   rateLimitHeaders?: Record<string, string>;
   /** Why the request was refused with 429, for the metrics. */
   refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
+  /** Aborts when a subscription's stream must end early (its key was revoked). */
+  streamSignal?: AbortSignal;
   /** Headers a REST route adds to its success response (Location, Deprecation, Sunset). */
   responseHeaders?: Record<string, string>;
 }

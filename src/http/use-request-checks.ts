@@ -2,7 +2,7 @@ import type { Step } from './pipeline.js';
 import { appError, renderError, toAppError, type AppError } from '../errors.js';
 import { readJsonBody } from './body.js';
 import { graphqlParams, type OperationChecker } from './graphql-params.js';
-import { REST_BASE } from './rest-routes.js';
+import { BODY_TYPES, REST_BASE, type RestRoute } from './rest-routes.js';
 import type { Route } from './routing.js';
 import type { ServerContext } from './server-context.js';
 
@@ -11,7 +11,7 @@ const isPageRequest = (route: Route, request: Request) => (route.page ? route.pa
 
 /**
  * What a keyed request asks for, before it is counted: the route and method (404, 405 with Allow), a
- * POST's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once for both surfaces, and a
+ * POST's or PATCH's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once for both surfaces, and a
  * GraphQL operation's document, parsed and held to the operation limits, which sets its cost. A problem
  * is kept as the request's rejection, answered by useRejection once the request is counted.
  */
@@ -38,8 +38,9 @@ export function useRequestChecks(checkOperation: OperationChecker): Step {
         }
         if (restRoute) serverContext.restRoute = restRoute;
         // Only a body is waited for: a GET is checked without a promise.
-        if (request.method !== 'POST') return checkOperationOf();
-        return readJsonBody(request).then((body) => {
+        const types = BODY_TYPES[request.method as RestRoute['method']];
+        if (!types) return checkOperationOf();
+        return readJsonBody(request, types).then((body) => {
           serverContext.body = body;
           checkOperationOf();
         }).catch(reject);

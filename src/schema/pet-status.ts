@@ -1,13 +1,8 @@
-import { builder } from './builder.js';
+import type { PetStatus } from '../domain/pet.js';
+import { statusEnum } from './status-enum.js';
 
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
-export type PetStatus = (typeof PET_STATUSES)[number];
-
-export const PetStatusEnum = builder.enumType('PetStatus', {
-  description: 'Availability status of an animal.',
-  values: {
-    available: { value: 'available', description: 'The animal is available.' },
-    pending: { value: 'pending', description: 'Status value `pending`.' },
-    sold: { value: 'sold', description: 'Status value `sold`.' },
-  } as const satisfies Record<PetStatus, { value: PetStatus; description: string }>,
+export const PetStatusEnum = statusEnum<PetStatus>('PetStatus', 'Availability status of an animal. It follows the animal\'s orders.', {
+  available: 'The animal is available: it can be ordered.',
+  pending: 'An order for the animal is open.',
+  sold: 'The animal\'s order was delivered.',
 });

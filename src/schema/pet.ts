@@ -1,15 +1,8 @@
-import { appError } from '../errors.js';
+import { limitArgument, pageSize } from '../domain/ids.js';
+import { petNotFound } from '../domain/order.js';
 import { builder } from './builder.js';
-import { PetStatusEnum, type PetStatus } from './pet-status.js';
-
-export interface PetRecord {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: PetStatus;
-}
-
-export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+import { PetStatusEnum } from './pet-status.js';
+import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
 
 /**
  * Read by the REST layer (Deprecation and Sunset headers) and the OpenAPI document, so the dates live
@@ -22,7 +15,7 @@ export interface FieldLifecycle {
   readonly sunsetAt: string;
 }
 
-export const Pet = builder.objectRef<PetRecord>('Pet').implement({
+Pet.implement({
   description: 'An animal of the store: every field of NewPet plus the `id` the service assigned.',
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: 'Unique identifier, assigned by the service on creation.' }),
@@ -30,7 +23,13 @@ export const Pet = builder.objectRef<PetRecord>('Pet').implement({
     categoryId: t.expose('categoryId', {
       type: 'SafeInt', description: 'Identifier of the category the animal belongs to.',
     }),
-    status: t.expose('status', { type: PetStatusEnum, description: 'Availability status.' }),
+    status: t.expose('status', { type: PetStatusEnum, description: 'Availability status; it follows the animal\'s orders.' }),
+    orders: t.field({
+      type: [Order],
+      description: 'Every order placed for the animal, oldest first (GraphQL only).',
+      extensions: GRAPHQL_ONLY,
+      resolve: (pet, _args, { loaders }) => loaders.ordersOfPet.load(pet.id),
+    }),
   }),
 });
 
@@ -39,19 +38,10 @@ builder.queryField('pets', (t) =>
     type: [Pet],
     description: 'List animals in ascending `id` order, optionally filtered by availability status.',
     args: {
-      limit: t.arg.int({
-        defaultValue: PAGE_SIZE.default,
-        description: `The maximum number of animals returned: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
-      }),
+      limit: t.arg.int(limitArgument('animals')),
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),
     },
-    resolve: (_root, { limit, status }, { pets }) => {
-      const pageSize = limit ?? PAGE_SIZE.default;
-      if (pageSize < PAGE_SIZE.min || pageSize > PAGE_SIZE.max) {
-        throw appError('BAD_REQUEST', `"limit" must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}, got ${pageSize}`);
-      }
-      return pets.list({ limit: pageSize, status: status ?? undefined });
-    },
+    resolve: (_root, { limit, status }, { pets }) => pets.list({ limit: pageSize(limit), status: status ?? undefined }),
   }),
 );
 
@@ -69,7 +59,7 @@ builder.queryField('pet', (t) =>
     },
     resolve: async (_root, { petId }, { pets }) => {
       const pet = await pets.get(petId);
-      if (!pet) throw appError('NOT_FOUND', `Pet ${petId} not found`);
+      if (!pet) throw petNotFound(petId);
       return pet;
     },
   }),

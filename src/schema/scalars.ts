@@ -1,13 +1,7 @@
 import { Kind } from 'graphql';
+import { MAX_SAFE_ID, isSafeId } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import { builder } from './builder.js';
-
-/** 2^53-1: the largest integer every JSON parser carries exactly (I-JSON, RFC 7493). */
-export const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
-
-export function isSafeId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_SAFE_ID;
-}
 
 function parseSafeInt(value: unknown): number {
   if (isSafeId(value)) return value;
@@ -25,4 +19,22 @@ builder.scalarType('SafeInt', {
   },
   parseValue: parseSafeInt,
   parseLiteral: (ast) => parseSafeInt(ast.kind === Kind.INT ? Number(ast.value) : 'value' in ast ? ast.value : ast.kind),
+});
+
+/** RFC 3339 in UTC, to the millisecond, as Date.prototype.toISOString writes it. */
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+function parseDateTime(value: unknown): string {
+  if (typeof value === 'string' && RFC3339_UTC.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  throw appError('BAD_REQUEST', `Expected an RFC 3339 date-time in UTC such as "2026-11-23T09:30:00.000Z", got ${JSON.stringify(value)}`);
+}
+
+builder.scalarType('DateTime', {
+  description: 'A moment in time: an RFC 3339 date-time in UTC, to the millisecond, such as `2026-11-23T09:30:00.000Z`.',
+  serialize: (value) => {
+    if (typeof value === 'string' && RFC3339_UTC.test(value)) return value;
+    throw new TypeError(`DateTime cannot represent ${JSON.stringify(value)}`);
+  },
+  parseValue: parseDateTime,
+  parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : ast.kind),
 });

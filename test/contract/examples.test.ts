@@ -33,6 +33,10 @@ describe('examples/rest-client.ts', () => {
     expect(summary.fetched).toEqual(summary.created);
     expect(summary.deprecated).toEqual({ deprecation: expect.stringMatching(/^@\d+$/), sunset: expect.stringMatching(/ 2030 /) });
     expect(summary.error).toEqual({ httpStatus: 400, code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
+    expect(summary.sale).toEqual({
+      placed: 'placed', location: expect.stringMatching(/^\/v1\/store\/orders\/\d+$/),
+      delivered: { status: 'delivered', complete: true }, petStatus: 'sold', orderingAgain: 'CONFLICT',
+    });
   });
 });
 
@@ -44,6 +48,10 @@ describe('examples/graphql-client.ts', () => {
     expect(summary.listed).toEqual({ count: expect.any(Number), includesCreated: true });
     expect(summary.fetched).toEqual(summary.created);
     expect(summary.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
+    expect(summary.sale).toEqual({
+      placed: 'placed', petWhenPlaced: 'pending', delivered: { status: 'delivered', complete: true },
+      petStatus: 'sold', petOrders: 1, orderingAgain: 'CONFLICT',
+    });
   });
 
   it('sees the pet the REST example created: one store behind both', async () => {

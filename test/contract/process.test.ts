@@ -66,6 +66,7 @@ describe('the service process', () => {
     const { server, store } = await servers.start();
     const url = await listeningUrl(server);
     const auth = await keyOn(store);
+    await store.exec('DROP TABLE orders');
     await store.exec('DROP TABLE pets');
 
     const res = await fetch(`${url}/v1/pets`, { headers: auth });

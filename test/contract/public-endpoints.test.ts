@@ -36,8 +36,29 @@ describe('the OpenAPI document', () => {
   it('names the operations as the spec does, and no others', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item as object).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`));
-    expect(operations.sort()).toEqual(['GET /pets listPets', 'GET /pets/{petId} getPet', 'POST /pets createPet']);
+    expect(operations.sort()).toEqual([
+      'DELETE /pets/{petId} deletePet', 'GET /pets listPets', 'GET /pets/{petId} getPet', 'GET /store/orders listOrders',
+      'GET /store/orders/{orderId} getOrder', 'PATCH /pets/{petId} updatePet', 'PATCH /store/orders/{orderId} updateOrder',
+      'POST /pets createPet', 'POST /store/orders placeOrder',
+    ]);
     expect(doc.servers).toEqual([{ url: '/v1' }]);
+  });
+
+  it('documents the store: 409s, PATCH bodies in both media types, a 204 without content', () => {
+    const update = doc.paths['/store/orders/{orderId}'].patch;
+    expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409', '413', '415', '429']));
+    expect(Object.keys(update.requestBody.content).sort()).toEqual(['application/json', 'application/merge-patch+json']);
+    expect(update.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OrderChange' });
+    const place = doc.paths['/store/orders'].post;
+    expect(Object.keys(place.responses)).toEqual(expect.arrayContaining(['201', '404', '409']));
+    expect(place.responses['201'].headers.Location).toBeDefined();
+    const remove = doc.paths['/pets/{petId}'].delete;
+    expect(remove.responses['204'].content).toBeUndefined();
+    expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(['204', '404', '409']));
+    expect(remove.requestBody).toBeUndefined();
+    expect(Object.keys(doc.components.schemas.Order.properties).sort()).toEqual(['complete', 'id', 'petId', 'placedAt', 'status']);
+    expect(Object.keys(doc.components.schemas.Pet.properties).sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+    expect(doc.components.schemas.PetChange.additionalProperties).toBe(false);
   });
 
   it('marks getPet deprecated and createPet as 201 taking a NewPet body', () => {

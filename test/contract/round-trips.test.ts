@@ -4,7 +4,12 @@ import { loadConfig } from '../../src/config.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
 import { migrate } from '../../src/db/migrate.js';
+import { orderStore } from '../../src/db/orders.js';
 import { petStore } from '../../src/db/pets.js';
+import { execute, parse } from 'graphql';
+import { schema } from '../../src/schema/index.js';
+import { Loaders } from '../../src/schema/loaders.js';
+import { systemClock } from '../../src/clock.js';
 import { freshStore, type Store } from '../support/backend.js';
 
 const queries: string[] = [];
@@ -38,10 +43,34 @@ describe('database round trips', () => {
     ['listing pets', () => pets().list({ limit: 20 })],
     ['listing pets by status', () => pets().list({ limit: 20, status: 'sold' })],
     ['getting a pet', () => pets().get(1)],
+    ['listing orders', () => orderStore(ds, systemClock).list({ limit: 20 })],
+    ['getting an order', () => orderStore(ds, systemClock).get(1)],
     ['looking up a key', () => apiKeyStore(ds).findByHash('0'.repeat(64))],
   ])('%s takes one query', async (_case, operation) => {
     queries.length = 0;
     await operation();
     expect(queries).toHaveLength(1);
+  });
+});
+
+describe('nested fields over GraphQL', () => {
+  it('take one query per level of the response, however many items each level has', async () => {
+    const pets = petStore(ds);
+    const orders = orderStore(ds, systemClock);
+    for (let i = 0; i < 12; i += 1) {
+      const pet = await pets.create({ name: `Nested ${i}`, categoryId: 1, status: 'available' });
+      const { order } = await orders.place({ petId: pet.id });
+      if (i % 2) await orders.update(order.id, 'cancelled');
+    }
+    const events = { pet() {}, order() {}, pets: () => { throw new Error('unused'); }, orders: () => { throw new Error('unused'); } };
+    const run = async (query: string) => {
+      queries.length = 0;
+      const result = await execute({ schema, document: parse(query), contextValue: { pets, orders, events, loaders: new Loaders(pets, orders) } });
+      expect(result.errors).toBeUndefined();
+      return queries.length;
+    };
+    // orders → their pets (one batch) → those pets' orders (one batch) → their pets (one batch).
+    expect(await run('{ orders(limit: 12) { id pet { id orders { id pet { name } } } } }')).toBe(4);
+    expect(await run('{ pets(limit: 12) { id orders { id pet { id } } } }')).toBe(3);
   });
 });

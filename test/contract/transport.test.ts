@@ -32,9 +32,10 @@ describe('known paths, other methods', () => {
   it.each([
     ['DELETE', '/v1/pets', 'GET, POST'],
     ['PUT', '/v1/pets', 'GET, POST'],
-    ['PATCH', '/v1/pets/1', 'GET'],
-    ['POST', '/v1/pets/1', 'GET'],
-    ['DELETE', '/v1/pets/1', 'GET'],
+    ['PUT', '/v1/pets/1', 'GET, PATCH, DELETE'],
+    ['POST', '/v1/pets/1', 'GET, PATCH, DELETE'],
+    ['DELETE', '/v1/store/orders', 'GET, POST'],
+    ['DELETE', '/v1/store/orders/1', 'GET, PATCH'],
     ['POST', '/v1/openapi.json', 'GET, HEAD'],
     ['POST', '/healthz', 'GET, HEAD'],
   ])('%s %s answers 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {

@@ -20,6 +20,8 @@ export interface TestServer {
   readonly headers: Record<string, string>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   post<T = any>(path: string, json: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  patch<T = any>(path: string, json: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  del<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   /** POST /graphql. */
   gql<T = any>(query: string, variables?: object, headers?: Record<string, string>): Promise<Reply<T>>;
   /** A new key on this server's store; `auth` is its Authorization header. */
@@ -78,6 +80,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     headers,
     get: (path, extra = {}) => call(`${running.url}${path}`, { headers: { ...headers, ...extra } }),
     post: (path, json, extra = {}) => call(`${running.url}${path}`, { method: 'POST', json, headers: { ...headers, ...extra } }),
+    patch: (path, json, extra = {}) => call(`${running.url}${path}`, { method: 'PATCH', json, headers: { ...headers, ...extra } }),
+    del: (path, extra = {}) => call(`${running.url}${path}`, { method: 'DELETE', headers: { ...headers, ...extra } }),
     gql: (query, variables, extra = {}) =>
       call(`${running.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { ...headers, ...extra } }),
     newKey,

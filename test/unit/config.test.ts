@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redisUrl: undefined,
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
-      corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined,
+      corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined, subscriptionsPerKey: 5,
       graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
@@ -18,14 +18,14 @@ describe('loadConfig', () => {
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
       REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
-      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2',
+      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
       HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
       redisUrl: 'redis://cache:6379', redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
-      corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me',
+      corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me', subscriptionsPerKey: 3,
       graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0 },
       http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
     });
@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     ['PORT', { PORT: 'http' }],
     ['PORT', { PORT: '65536' }],
     ['PORT', { PORT: '-1' }],
+    ['SUBSCRIPTIONS_PER_KEY', { SUBSCRIPTIONS_PER_KEY: '0' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://u@db/x' }],
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['REDIS_URL', { REDIS_URL: 'http://cache' }],

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyJson, oddText, petBody } from './rest.js';
+import { anyJson, oddText, petBody, storeBody } from './rest.js';
 
 const VALID = [
   '{ pets { id name categoryId status } }',
@@ -11,6 +11,12 @@ const VALID = [
   '{ __schema { queryType { name } } }',
   'fragment F on Pet { id name } query Q { pets(limit: 2) { ...F } }',
   'query Q($skip: Boolean!) { pets { id @skip(if: $skip) name } }',
+  'query Orders($limit: Int, $status: OrderStatus) { orders(limit: $limit, status: $status) { id status placedAt pet { id orders { id } } } }',
+  'mutation Place($input: NewOrder!) { placeOrder(input: $input) { id status pet { status } } }',
+  'mutation Move($id: SafeInt!, $status: OrderStatus!) { updateOrder(orderId: $id, input: { status: $status }) { id status complete } }',
+  'mutation Change($id: SafeInt!, $input: PetChange!) { updatePet(petId: $id, input: $input) { id name categoryId } }',
+  'mutation Remove($id: SafeInt!) { deletePet(petId: $id) { id } }',
+  'subscription Watch($id: SafeInt) { petChanged(petId: $id) { kind pet { id } } }',
 ];
 
 /** One edit to a document: a character inserted, deleted or replaced, or two documents spliced. */
@@ -40,9 +46,9 @@ export const graphqlDocument = fc.oneof(
 export const graphqlVariables = fc.oneof(
   fc.record({
     limit: fc.oneof(fc.integer({ min: -5, max: 200 }), oddText, anyJson),
-    status: fc.oneof(fc.constantFrom('available', 'sold', 'AVAILABLE'), oddText),
-    id: fc.oneof(fc.integer(), fc.constantFrom(1, 2 ** 53), oddText),
-    input: fc.oneof(petBody, anyJson),
+    status: fc.oneof(fc.constantFrom('available', 'sold', 'AVAILABLE', 'placed', 'approved', 'delivered', 'cancelled'), oddText),
+    id: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(1, 2 ** 53), oddText),
+    input: fc.oneof(petBody, storeBody, anyJson),
     skip: fc.oneof(fc.boolean(), anyJson),
   }, { requiredKeys: [] }),
   anyJson,
@@ -52,6 +58,6 @@ export const graphqlVariables = fc.oneof(
 export const graphqlBody = fc.record({
   query: fc.oneof({ weight: 9, arbitrary: graphqlDocument }, { weight: 1, arbitrary: anyJson }),
   variables: graphqlVariables,
-  operationName: fc.oneof(fc.constantFrom('List', 'One', 'Create', 'Q', 'Nope', ''), anyJson),
+  operationName: fc.oneof(fc.constantFrom('List', 'One', 'Create', 'Q', 'Nope', '', 'Orders', 'Place', 'Move', 'Change', 'Remove', 'Watch'), anyJson),
   extensions: anyJson,
 }, { requiredKeys: ['query'] });

@@ -9,14 +9,14 @@ const rawValue = fc.oneof(
 
 /** A request target: real and odd paths, absolute and asterisk forms, and broken percent-encoding. */
 const target = fc.oneof(
-  fc.constantFrom('/v1/pets', '/v1/pets/1', '/graphql', '/healthz', '*', 'http://example.com/v1/pets', '//v1/pets', '/v1/pets?%', '/v1/pets/%E0%A4%A', '/v1/pets/%00',
+  fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/store/orders', '/v1/store/orders/1', '/graphql', '/healthz', '*', 'http://example.com/v1/pets', '//v1/pets', '/v1/pets?%', '/v1/pets/%E0%A4%A', '/v1/pets/%00',
     '/v1/pets?limit=1&limit=2', '/v1/pets/../../etc/passwd', '/v1/pets#frag', `/${'a'.repeat(9_000)}`, '/v1/pets/\u00e9'),
   fc.string({ maxLength: 20 }).map((s) => `/v1/pets/${s}`),
 );
 
 /** One HTTP/1.1 request as raw text, its framing perhaps inconsistent (the server must still answer or close). */
 export const rawRequest = (validKey: string) => fc.record({
-  method: fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'DELETE', 'get', 'PO ST', 'CONNECT', 'TRACE', ''),
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'DELETE', 'get', 'PO ST', 'CONNECT', 'TRACE', ''),
   target,
   version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1', ''),
   authorization: fc.oneof(fc.constant(`Bearer ${validKey}`), rawValue.map((v) => `Bearer ${v}`), fc.constant(undefined)),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-const STATUSES = ['available', 'pending', 'sold'];
+const STATUSES = ['available', 'pending', 'sold', 'placed', 'approved', 'delivered', 'cancelled'];
 
 /** Text that looks like what a careless or hostile client sends: empty, huge, unicode, control characters. */
 export const oddText = fc.oneof(
@@ -23,13 +23,23 @@ export const petBody = fc.record({
   extra: anyJson,
 }, { requiredKeys: [] }).map(({ extra, ...pet }) => (extra === undefined ? pet : { ...pet, [String(Object.keys(pet).length)]: extra }));
 
+/** A NewOrder, an order change or a pet change, then perhaps broken. */
+export const storeBody = fc.record({
+  petId: fc.oneof(fc.integer({ min: 1, max: 50 }), oddNumber, oddText, fc.constant(null)),
+  status: fc.oneof(fc.constantFrom(...STATUSES), oddText, fc.constant(null)),
+  name: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), oddText, fc.constant(null)),
+  categoryId: fc.oneof(fc.integer({ min: 1, max: 1000 }), oddNumber, fc.constant(null)),
+  extra: anyJson,
+}, { requiredKeys: [] }).map(({ extra, ...body }) => (extra === undefined ? body : { ...body, [String(Object.keys(body).length)]: extra }));
+
 /** Percent-encoding as a client does it (a lone surrogate becomes U+FFFD first, as fetch would). */
 const encode = (text: string) => encodeURIComponent(text.toWellFormed());
 
 /** A path under the API: the real ones, and their mutations. */
 export const apiPath = fc.oneof(
   fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/pets/', '/v1/pets//1', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/graphql', '/'),
-  fc.tuple(fc.constantFrom('/v1/pets/', '/v1/', '/'), fc.oneof(
+  fc.constantFrom('/v1/store/orders', '/v1/store/orders/1', '/v1/store', '/v1/store/', '/v1/store/orders/', '/v1/store//orders', '/v1/pets/2'),
+  fc.tuple(fc.constantFrom('/v1/pets/', '/v1/store/orders/', '/v1/', '/'), fc.oneof(
     oddNumber.map(String), oddText.map(encode), fc.constantFrom('%', '%zz', '%00', '..', '../..', '%2e%2e', '%2F', '1e3', '0x10', ' 1', '-1', '01', '1.0'),
   )).map(([base, tail]) => base + tail),
 );
@@ -43,6 +53,7 @@ export const queryString = fc.array(fc.tuple(
 /** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */
 export const bodyText = fc.oneof(
   { weight: 4, arbitrary: petBody.map((b) => JSON.stringify(b)) },
+  { weight: 3, arbitrary: storeBody.map((b) => JSON.stringify(b)) },
   { weight: 1, arbitrary: anyJson.map((b) => JSON.stringify(b)) },
   { weight: 1, arbitrary: fc.oneof(oddText, fc.constantFrom('{', '{"name":', '[1,', '{"name":"a","categoryId":1}garbage', '\u0000', 'null')) },
 );

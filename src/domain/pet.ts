@@ -1,0 +1,50 @@
+import { appError } from '../errors.js';
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof PET_STATUSES)[number];
+
+export interface PetRecord {
+  id: number;
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+}
+
+export interface NewPetInput {
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+}
+
+/** What a client may change of a pet: its status follows its orders, its id never changes. */
+export interface PetChange {
+  name?: string | null;
+  categoryId?: number | null;
+}
+
+export const NAME_MAX_CHARACTERS = 255;
+
+/** The rules a type system cannot say; a name is counted in Unicode characters, as MySQL counts them. */
+export function checkName(name: string): void {
+  if (!name.isWellFormed()) throw appError('BAD_REQUEST', '"name" must be valid Unicode text');
+  if (!/\S/u.test(name)) throw appError('BAD_REQUEST', '"name" must contain at least one character that is not white space');
+  if (/\p{Cc}/u.test(name)) throw appError('BAD_REQUEST', '"name" must not contain control characters');
+  const length = [...name].length;
+  if (length > NAME_MAX_CHARACTERS) {
+    throw appError('BAD_REQUEST', `"name" must be at most ${NAME_MAX_CHARACTERS} characters, got ${length}`);
+  }
+}
+
+/**
+ * A change holds at least one field, and none is null: a merge patch's null removes a field, and a pet
+ * has no field that may be removed. Returns the fields to set.
+ */
+export function checkPetChange(change: PetChange): { name?: string; categoryId?: number } {
+  const fields = Object.entries(change).filter(([, value]) => value !== undefined);
+  if (fields.length === 0) throw appError('BAD_REQUEST', 'The change is empty: send at least one of "name", "categoryId"');
+  for (const [field, value] of fields) {
+    if (value === null) throw appError('BAD_REQUEST', `"${field}" cannot be removed: send a new value or leave it out`);
+  }
+  if (typeof change.name === 'string') checkName(change.name);
+  return change as { name?: string; categoryId?: number };
+}

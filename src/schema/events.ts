@@ -1,0 +1,47 @@
+import { filter } from 'graphql-yoga';
+import { CHANGE_KINDS, type OrderEvent, type PetEvent } from '../domain/events.js';
+import { builder } from './builder.js';
+import { Order, Pet } from './refs.js';
+
+const ChangeKindEnum = builder.enumType('ChangeKind', {
+  description: 'What happened to a record.',
+  values: Object.fromEntries(CHANGE_KINDS.map((k) => [k, { value: k }])) as Record<(typeof CHANGE_KINDS)[number], { value: (typeof CHANGE_KINDS)[number] }>,
+});
+
+const PetEventType = builder.objectRef<PetEvent>('PetEvent').implement({
+  description: 'An animal changed: what happened, and the record after it (as it was, when deleted).',
+  fields: (t) => ({
+    kind: t.expose('kind', { type: ChangeKindEnum }),
+    pet: t.expose('pet', { type: Pet }),
+  }),
+});
+
+const OrderEventType = builder.objectRef<OrderEvent>('OrderEvent').implement({
+  description: 'An order changed: what happened, and the record after it.',
+  fields: (t) => ({
+    kind: t.expose('kind', { type: ChangeKindEnum }),
+    order: t.expose('order', { type: Order }),
+  }),
+});
+
+builder.subscriptionField('petChanged', (t) =>
+  t.field({
+    type: PetEventType,
+    description: 'Every change to an animal, as it is committed, on any instance. Omit `petId` for every animal.',
+    args: { petId: t.arg({ type: 'SafeInt', description: 'Only this animal.' }) },
+    subscribe: (_root, { petId }, { events, signal }) =>
+      (petId == null ? events.pets(signal) : filter((e: PetEvent) => e.pet.id === petId)(events.pets(signal)) as AsyncIterable<PetEvent>),
+    resolve: (event) => event,
+  }),
+);
+
+builder.subscriptionField('orderChanged', (t) =>
+  t.field({
+    type: OrderEventType,
+    description: 'Every change to an order, as it is committed, on any instance. Omit `orderId` for every order.',
+    args: { orderId: t.arg({ type: 'SafeInt', description: 'Only this order.' }) },
+    subscribe: (_root, { orderId }, { events, signal }) =>
+      (orderId == null ? events.orders(signal) : filter((e: OrderEvent) => e.order.id === orderId)(events.orders(signal)) as AsyncIterable<OrderEvent>),
+    resolve: (event) => event,
+  }),
+);

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { Authenticate } from '../auth/authenticate.js';
+import { appError, renderError } from '../errors.js';
+import type { Step } from '../http/pipeline.js';
+import { LEASE_MS, type StreamSlots } from './stream-slots.js';
+
+export interface StreamOptions {
+  readonly slots: StreamSlots;
+  readonly perKey: number;
+  readonly authenticate: Authenticate;
+  /** How often an open stream's key is looked at again: a revoked key's streams end within the key cache's TTL. */
+  readonly recheckMs: number;
+}
+
+/**
+ * A subscription holds one of its key's slots for as long as its stream is open (the next one over the
+ * limit is 429), and ends when its key is revoked. Runs after the request was counted and checked.
+ */
+export function useStreams({ slots, perKey, authenticate, recheckMs }: StreamOptions): Step {
+  return {
+    onRequest({ request, serverContext, endResponse }) {
+      const { graphql, caller, res } = serverContext;
+      if (graphql?.kind !== 'subscription' || caller?.kind !== 'key') return undefined;
+      const keyId = caller.key.id;
+      const streamId = randomUUID();
+      let closed = false;
+      res?.once('close', () => { closed = true; });
+      return slots.take(keyId, streamId).then((taken) => {
+        if (!taken) {
+          const error = appError('RATE_LIMITED', `A key may hold ${perKey} open subscriptions at once; close one before opening another`);
+          endResponse(renderError(error, serverContext.route.surface, { 'Retry-After': '1' }));
+          return;
+        }
+        const ended = new AbortController();
+        serverContext.streamSignal = ended.signal;
+        const authorization = request.headers.get('authorization');
+        let sinceLease = 0;
+        const check = setInterval(async () => {
+          sinceLease += recheckMs;
+          if (sinceLease >= LEASE_MS / 3) { sinceLease = 0; slots.keep(keyId, streamId); }
+          const now = await Promise.resolve(authenticate(authorization)).catch(() => undefined);
+          // An unreachable key table is not a revocation: the stream goes on.
+          if (now?.kind === 'anonymous') ended.abort();
+        }, recheckMs);
+        check.unref();
+        const release = () => { clearInterval(check); ended.abort(); slots.give(keyId, streamId); };
+        if (closed) release();
+        else if (res) res.once('close', release);
+        else request.signal.addEventListener('abort', release, { once: true });
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/** A GraphQL subscription over Server-Sent Events, as a browser's EventSource or a frontend client opens it. */
+export interface EventStream {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body of a refused subscription (not a stream). */
+  readonly body?: any;
+  /** The next `next` event's payload; rejects after `ms`, or when the stream ends first. */
+  next(ms?: number): Promise<any>;
+  /** Resolves when the server ends the stream (a `complete` event, or the end of the body). */
+  readonly ended: Promise<'complete' | 'closed'>;
+  close(): void;
+}
+
+export async function subscribe(url: string, query: string, headers: Record<string, string>, variables?: object): Promise<EventStream> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { ...headers, accept: 'text/event-stream', 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+    signal: controller.signal,
+  });
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const text = await response.text();
+    return {
+      status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined,
+      next: () => Promise.reject(new Error('not a stream')), ended: Promise.resolve('closed'), close() {},
+    };
+  }
+  const queue: any[] = [];
+  const waiting: ((value: any) => void)[] = [];
+  let endedWith: 'complete' | 'closed' | undefined;
+  let markEnded!: (how: 'complete' | 'closed') => void;
+  const ended = new Promise<'complete' | 'closed'>((resolve) => { markEnded = (how) => { endedWith ??= how; resolve(endedWith); }; });
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let boundary;
+        while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          if (event === 'complete') markEnded('complete');
+          else if (event === 'next' && data) {
+            const payload = JSON.parse(data);
+            const waiter = waiting.shift();
+            if (waiter) waiter(payload);
+            else queue.push(payload);
+          }
+        }
+      }
+    } catch { /* aborted by close() */ }
+    markEnded('closed');
+  })();
+  return {
+    status: response.status,
+    headers: response.headers,
+    ended,
+    next(ms = 2_000) {
+      if (queue.length) return Promise.resolve(queue.shift());
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms);
+        const waiter = (value: any) => { clearTimeout(timer); resolve(value); };
+        waiting.push(waiter);
+        void ended.then(() => { clearTimeout(timer); if (waiting.includes(waiter)) reject(new Error('the stream ended')); });
+      });
+    },
+    close: () => controller.abort(),
+  };
+}
