@@ -49,7 +49,11 @@ export function operationsIn(query: string): { names: string[]; count: number } 
 
 interface FetcherParams { query: string; variables?: unknown; operationName?: string | null }
 
-/** The fetcher GraphiQL is given: one POST of JSON, with the editor's headers. */
+/**
+ * The fetcher GraphiQL is given: one POST of JSON, with the editor's headers. A subscription's answer is
+ * a stream of Server-Sent Events: GraphiQL gets it as an async iterator of results, and ending it (the
+ * stop button) closes the stream.
+ */
 export function graphiqlFetcher(endpoint: string, operations: typeof operationsIn) {
   return async (params: FetcherParams, options?: { headers?: Record<string, string> }) => {
     const { operationName, ...rest } = params;
@@ -58,13 +62,35 @@ export function graphiqlFetcher(endpoint: string, operations: typeof operationsI
       method: 'POST',
       credentials: 'same-origin',
       headers: {
-        accept: 'application/graphql-response+json, application/json',
+        accept: 'application/graphql-response+json, application/json, text/event-stream',
         ...options?.headers,
         'content-type': 'application/json',
       },
       body: JSON.stringify(keep ? { ...rest, operationName } : rest),
     });
-    return response.json();
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) return response.json();
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    return (async function* events() {
+      let buffer = '';
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          buffer += decoder.decode(value, { stream: true });
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: ?(.*)$/m.exec(block)?.[1];
+            if (event === 'complete') return;
+            const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
+            if (event === 'next' && data) yield JSON.parse(data) as unknown;
+          }
+        }
+      } finally {
+        reader.cancel().catch(() => undefined);
+      }
+    })();
   };
 }
 
