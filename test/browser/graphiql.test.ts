@@ -83,6 +83,27 @@ describe('GraphiQL in a browser, offline', () => {
     expect(browser.violations).toEqual([]);
   });
 
+  it('runs a subscription: each change appears in the response pane as it happens', async () => {
+    const page = await browser.page();
+    await page.goto(`${api.url}/graphql`);
+    await setHeaders(page, { Authorization: api.headers.authorization });
+    const query = page.locator('.graphiql-query-editor .view-lines');
+    await query.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('subscription { petChanged { kind pet { name } } }');
+    await page.keyboard.press('Control+Enter');
+    // The stream is open once GraphiQL shows its stop button; then the changes come.
+    await expect.poll(() => page.getByRole('button', { name: /Stop/ }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await api.post('/v1/pets', { name: 'Live in GraphiQL', categoryId: 7 });
+    await expect.poll(() => response(page), { timeout: 10_000 }).toContain('Live in GraphiQL');
+    expect(await response(page)).toContain('CREATED');
+    await page.screenshot({ path: `${ARTIFACTS}graphiql-subscription.png` });
+    expect(browser.external).toEqual([]);
+    expect(browser.violations).toEqual([]);
+  });
+
   it('shows the 401 error in the page for a wrong key', async () => {
     const page = await browser.page();
     await page.goto(`${api.url}/graphql`);

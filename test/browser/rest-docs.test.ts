@@ -14,15 +14,17 @@ afterAll(async () => {
 });
 
 describe('/v1/docs in a browser, offline', () => {
-  it('shows the three operations, the deprecated one marked, and runs "try it out" with a key', async () => {
+  it('shows the nine operations, the deprecated one marked, and runs "try it out" with a key', async () => {
     const page = await browser.page();
     await page.goto(`${api.url}/v1/docs`);
     const operations = page.locator('.opblock');
-    await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(9);
     const summaries = await page.locator('.opblock-summary').allInnerTexts();
     const flat = summaries.map((s) => s.replace(/\s+/g, ' ').trim());
     expect(flat).toEqual(expect.arrayContaining([
       expect.stringMatching(/^GET \/pets\b/), expect.stringMatching(/^POST \/pets\b/), expect.stringMatching(/^GET \/pets\/\{petId\}/),
+      expect.stringMatching(/^PATCH \/pets\/\{petId\}/), expect.stringMatching(/^DELETE \/pets\/\{petId\}/),
+      expect.stringMatching(/^POST \/store\/orders\b/), expect.stringMatching(/^PATCH \/store\/orders\/\{orderId\}/),
     ]));
     const deprecated = page.locator('.opblock-deprecated');
     expect(await deprecated.count()).toBe(1);
