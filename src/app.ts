@@ -6,8 +6,10 @@ import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
+import { createCursors } from './domain/cursor.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
+import { loadSecret } from './db/secrets.js';
 import { createChangeEvents } from './events/change-events.js';
 import { openApiJson } from './http/documents.js';
 import { graphiqlPage } from './http/graphiql.js';
@@ -79,9 +81,14 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const orders = orderStore(dataSource, clock);
   const events = createChangeEvents(redis && config.redisUrl
     ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined);
-  const context = (serverContext: object): Context => ({
-    pets, orders, events, loaders: new Loaders(pets, orders), signal: (serverContext as Partial<ServerContext>).streamSignal,
-  });
+  const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
+  const context = (serverContext: object): Context => {
+    const request = serverContext as Partial<ServerContext>;
+    return {
+      pets, orders, events, cursors, loaders: new Loaders(pets, orders), signal: request.streamSignal,
+      nextPage: (cursor) => { request.nextCursor = cursor; },
+    };
+  };
   const rest = createRest(schema, context, config.graphql);
   const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);

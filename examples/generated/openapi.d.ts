@@ -354,6 +354,8 @@ export interface components {
         Sunset: string;
         /** @description Where the created record lives: its URL path, which a GET answers. */
         Location: string;
+        /** @description RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next page's cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page. */
+        Link: string;
     };
     pathItems: never;
 }
@@ -362,6 +364,8 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
+                /** @description Continue after the page that gave this cursor (the `next` link of a list, or `pageInfo.endCursor`). Only valid with the filter it was made for. */
+                cursor?: string;
                 /** @description The maximum number of animals returned: 1 to 100. */
                 limit?: number;
                 /** @description Only animals with this status. Omitted: no filter. */
@@ -380,6 +384,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -551,6 +556,8 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
+                /** @description Continue after the page that gave this cursor (the `next` link of a list, or `pageInfo.endCursor`). Only valid with the filter it was made for. */
+                cursor?: string;
                 /** @description The maximum number of orders returned: 1 to 100. */
                 limit?: number;
                 /** @description Only orders with this status. Omitted: no filter. */
@@ -569,6 +576,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,11 +8,10 @@ import type { PetRecord } from '../domain/pet.js';
 import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { GET_PET, placeholders, toPet } from './pets.js';
+import { keysetPages } from './pages.js';
 import { FOR_UPDATE, prepared, type Row, type Statements } from './prepared.js';
 
 const COLUMNS = 'id, pet_id AS petId, status, placed_at AS placedAt';
-const LIST = `SELECT ${COLUMNS} FROM orders ORDER BY id LIMIT ?`;
-const LIST_BY_STATUS = `SELECT ${COLUMNS} FROM orders WHERE status = ? ORDER BY id LIMIT ?`;
 const GET = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
 const INSERT = 'INSERT INTO orders (pet_id, status, placed_at) VALUES (?, ?, ?)';
 const SET_STATUS = 'UPDATE orders SET status = ? WHERE id = ?';
@@ -28,6 +27,7 @@ const toOrder = (row: Row): OrderRecord => {
 export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
   const sql = prepared(dataSource);
   const lock = FOR_UPDATE[sql.dialect];
+  const page = keysetPages(sql, 'orders', COLUMNS, 'IDX_orders_status_id');
   const timestamp = (ms: number) => {
     const iso = new Date(ms).toISOString();
     return sql.dialect === 'mysql' ? iso.slice(0, 23).replace('T', ' ') : iso;
@@ -66,10 +66,7 @@ export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
   }));
 
   return {
-    list: ({ limit, status }) => bounded(dataSource, async () => {
-      const rows = await (status ? sql.all(LIST_BY_STATUS, [status, String(limit)]) : sql.all(LIST, [String(limit)]));
-      return rows.map(toOrder);
-    }),
+    list: (query) => bounded(dataSource, async () => (await page(query)).map(toOrder)),
     get: (id) => bounded(dataSource, async () => {
       const [row] = await sql.all(GET, [id]);
       return row ? toOrder(row) : null;

@@ -3,11 +3,10 @@ import { appError } from '../errors.js';
 import type { PetRecord, PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
+import { keysetPages } from './pages.js';
 import { FOR_UPDATE, prepared, type Row } from './prepared.js';
 
 export const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
-const LIST = `SELECT ${PET_COLUMNS} FROM pets ORDER BY id LIMIT ?`;
-const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? ORDER BY id LIMIT ?`;
 export const GET_PET = `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`;
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
 // One statement for any change: a field left out (null) keeps its value.
@@ -31,12 +30,9 @@ const isReferenced = (error: unknown) => {
 
 export function petStore(dataSource: DataSource): PetStore {
   const sql = prepared(dataSource);
+  const page = keysetPages(sql, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
   return {
-    list: ({ limit, status }) => bounded(dataSource, async () => {
-      // A string: MySQL's binary protocol refuses a DOUBLE for LIMIT, and mysql2 sends JS numbers as one.
-      const rows = await (status ? sql.all(LIST_BY_STATUS, [status, String(limit)]) : sql.all(LIST, [String(limit)]));
-      return rows.map(toPet);
-    }),
+    list: (query) => bounded(dataSource, async () => (await page(query)).map(toPet)),
     get: (id) => bounded(dataSource, async () => {
       const [row] = await sql.all(GET_PET, [id]);
       return row ? toPet(row) : null;

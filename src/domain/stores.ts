@@ -3,7 +3,8 @@ import type { NewPetInput, PetRecord, PetStatus } from './pet.js';
 
 /** Every query the API makes about pets: one round trip each, or one transaction. */
 export interface PetStore {
-  list(query: { limit: number; status?: PetStatus }): Promise<PetRecord[]>;
+  /** In id order, after the id `after` when given. */
+  list(query: { limit: number; status?: PetStatus; after?: number }): Promise<PetRecord[]>;
   get(id: number): Promise<PetRecord | null>;
   /** Many pets at once, for a batch of nested fields: one query. */
   getMany(ids: readonly number[]): Promise<PetRecord[]>;
@@ -16,7 +17,8 @@ export interface PetStore {
 
 /** Orders, each change made atomically with its pet's. */
 export interface OrderStore {
-  list(query: { limit: number; status?: OrderStatus }): Promise<OrderRecord[]>;
+  /** In id order, after the id `after` when given. */
+  list(query: { limit: number; status?: OrderStatus; after?: number }): Promise<OrderRecord[]>;
   get(id: number): Promise<OrderRecord | null>;
   /** The orders of many pets at once, id ascending: one query. */
   ofPets(petIds: readonly number[]): Promise<OrderRecord[]>;

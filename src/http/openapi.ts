@@ -91,6 +91,11 @@ function components(): OpenAPIV3.ComponentsObject {
       Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
       Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
       Location: { description: 'Where the created record lives: its URL path, which a GET answers.', schema: { type: 'string' } },
+      Link: {
+        description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
+          + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page.',
+        schema: { type: 'string' },
+      },
     },
     schemas: {
       Error: {
@@ -161,7 +166,12 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
   const lifecycleHeaders: Record<string, OpenAPIV3.ReferenceObject> = lifecycle
     ? { Deprecation: ref('headers', 'Deprecation'), Sunset: ref('headers', 'Sunset') }
     : {};
-  const headers = { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders, ...(route.location ? { Location: ref('headers', 'Location') } : {}) };
+  const paged = (operation.parameters ?? []).some((p) => 'name' in p && p.name === 'cursor');
+  const headers = {
+    ...RATE_LIMIT_HEADERS, ...lifecycleHeaders,
+    ...(route.location ? { Location: ref('headers', 'Location') } : {}),
+    ...(paged ? { Link: ref('headers', 'Link') } : {}),
+  };
   operation.responses = {
     [status]: route.noContent
       ? { description: 'Done; no content.', headers }

@@ -22,6 +22,8 @@ export interface RestSurface {
 }
 
 const NUMERIC_SCALARS = new Set(['Int', 'Float', 'SafeInt']);
+/** Scalars whose parameters are decoded here: the numeric ones, and Cursor (when repeated). */
+const DECODED_SCALARS = new Set([...NUMERIC_SCALARS, 'Cursor']);
 const NUMERAL = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -38,7 +40,7 @@ function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
       decoded = new GraphQLScalarType({
         ...type.toConfig(),
         // A repeated parameter arrives as an array: parseValue refuses it, naming the parameter too.
-        serialize: (value) => (typeof value === 'string' ? (NUMERAL.test(value) ? Number(value) : value)
+        serialize: (value) => (typeof value === 'string' ? (NUMERIC_SCALARS.has(type.name) && NUMERAL.test(value) ? Number(value) : value)
           : Array.isArray(value) ? value : type.serialize(value)),
       });
       decoders.set(type.name, decoded);
@@ -48,10 +50,10 @@ function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
   const swap = <T extends GraphQLType>(type: T): T => {
     if (isNonNullType(type)) return new GraphQLNonNull(swap(type.ofType)) as T;
     if (isListType(type)) return new GraphQLList(swap(type.ofType)) as T;
-    return (isScalarType(type) && NUMERIC_SCALARS.has(type.name) ? decoder(type) : type) as T;
+    return (isScalarType(type) && DECODED_SCALARS.has(type.name) ? decoder(type) : type) as T;
   };
   return mapSchema(schema, {
-    [MapperKind.SCALAR_TYPE]: (type) => (NUMERIC_SCALARS.has(type.name) ? decoder(type) : type),
+    [MapperKind.SCALAR_TYPE]: (type) => (DECODED_SCALARS.has(type.name) ? decoder(type) : type),
     [MapperKind.ARGUMENT]: (config) => ({ ...config, type: swap(config.type) }),
     [MapperKind.INPUT_OBJECT_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
     [MapperKind.COMPOSITE_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
@@ -112,6 +114,7 @@ export function createRest(
     customScalars: {
       SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
       DateTime: { type: 'string', format: 'date-time' },
+      Cursor: { type: 'string', minLength: 1, maxLength: 256 },
     },
   });
   const headersByRoute = lifecycleHeaders(schema);
@@ -133,11 +136,22 @@ export function createRest(
         response = renderRestErrors([error], serverContext.requestId);
       }
       if (response.ok && restRoute && noContent.has(restRoute)) response = emptied(response);
+      if (response.ok && serverContext.nextCursor) response.headers.set('Link', nextLink(request.url, serverContext.nextCursor));
       for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
       for (const [name, value] of Object.entries(serverContext.responseHeaders ?? {})) response.headers.set(name, value);
       return response;
     },
   };
+}
+
+/**
+ * RFC 8288: the next page, as the same request (its limit and filter) with the next cursor. Relative to
+ * this server, like Location.
+ */
+function nextLink(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl);
+  url.searchParams.set('cursor', cursor);
+  return `<${url.pathname}${url.search}>; rel="next"`;
 }
 
 /** 204 No Content: the same headers, without those of the body it no longer has. */

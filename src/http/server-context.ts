@@ -38,6 +38,8 @@ export interface ServerContext {
   refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
   /** Aborts when a subscription's stream must end early (its key was revoked). */
   streamSignal?: AbortSignal;
+  /** The cursor of a list's next page, when there may be one: REST's Link header. */
+  nextCursor?: string;
   /** Headers a REST route adds to its success response (Location, Deprecation, Sunset). */
   responseHeaders?: Record<string, string>;
 }

@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import type { Cursors } from '../domain/cursor.js';
 import type { ChangeEvents } from '../domain/events.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
@@ -10,18 +11,24 @@ export interface Context {
   /** This request's batches of nested fields. */
   readonly loaders: Loaders;
   readonly events: ChangeEvents;
+  readonly cursors: Cursors;
+  /** Told the cursor of the next page when a list may have more (REST answers it as a Link header). */
+  readonly nextPage?: (cursor: string) => void;
   /** Aborts when a subscription must end early: its key was revoked. */
   readonly signal?: AbortSignal;
 }
 
-export const builder = new SchemaBuilder<{
+export const builder = new SchemaBuilder<Types>({ defaultFieldNullability: false });
+
+export interface Types {
   Context: Context;
   Scalars: {
     SafeInt: { Input: number; Output: number };
     DateTime: { Input: string; Output: string };
+    Cursor: { Input: string; Output: string };
   };
   DefaultFieldNullability: false;
-}>({ defaultFieldNullability: false });
+}
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,7 +1,8 @@
-import { limitArgument, pageSize } from '../domain/ids.js';
+import { limitArgument } from '../domain/ids.js';
 import { orderNotFound, type OrderStatus } from '../domain/order.js';
 import { builder } from './builder.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
+import { connectionField, CURSOR_DESCRIPTION, listPage } from './pages.js';
 import { statusEnum } from './status-enum.js';
 
 export const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order stands: placed → approved → delivered; placed or approved → cancelled.', {
@@ -40,10 +41,21 @@ builder.queryField('orders', (t) =>
     args: {
       limit: t.arg.int(limitArgument('orders')),
       status: t.arg({ type: OrderStatusEnum, description: 'Only orders with this status. Omitted: no filter.' }),
+      cursor: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),
     },
-    resolve: (_root, { limit, status }, { orders }) => orders.list({ limit: pageSize(limit), status: status ?? undefined }),
+    resolve: async (_root, { limit, status, cursor }, context) => {
+      const of = { list: 'orders', status: status ?? undefined } as const;
+      const { items, next } = await listPage(context, of, limit, cursor, (q) => context.orders.list({ ...q, status: of.status }));
+      if (next) context.nextPage?.(next);
+      return items;
+    },
   }),
 );
+
+connectionField({
+  field: 'ordersConnection', node: Order, list: 'orders', what: 'orders', statusEnum: OrderStatusEnum,
+  fetch: ({ orders }, query) => orders.list(query),
+});
 
 builder.queryField('order', (t) =>
   t.field({

@@ -1,6 +1,7 @@
-import { limitArgument, pageSize } from '../domain/ids.js';
+import { limitArgument } from '../domain/ids.js';
 import { petNotFound } from '../domain/order.js';
 import { builder } from './builder.js';
+import { connectionField, CURSOR_DESCRIPTION, listPage } from './pages.js';
 import { PetStatusEnum } from './pet-status.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
 
@@ -40,10 +41,21 @@ builder.queryField('pets', (t) =>
     args: {
       limit: t.arg.int(limitArgument('animals')),
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),
+      cursor: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),
     },
-    resolve: (_root, { limit, status }, { pets }) => pets.list({ limit: pageSize(limit), status: status ?? undefined }),
+    resolve: async (_root, { limit, status, cursor }, context) => {
+      const of = { list: 'pets', status: status ?? undefined } as const;
+      const { items, next } = await listPage(context, of, limit, cursor, (q) => context.pets.list({ ...q, status: of.status }));
+      if (next) context.nextPage?.(next);
+      return items;
+    },
   }),
 );
+
+connectionField({
+  field: 'petsConnection', node: Pet, list: 'pets', what: 'animals', statusEnum: PetStatusEnum,
+  fetch: ({ pets }, query) => pets.list(query),
+});
 
 builder.queryField('pet', (t) =>
   t.field({

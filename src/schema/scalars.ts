@@ -38,3 +38,18 @@ builder.scalarType('DateTime', {
   parseValue: parseDateTime,
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : ast.kind),
 });
+
+/** Longer than any cursor the service makes: anything past it is refused before it is decoded. */
+const CURSOR_MAX_LENGTH = 256;
+
+function parseCursor(value: unknown): string {
+  if (typeof value === 'string' && value.length > 0 && value.length <= CURSOR_MAX_LENGTH) return value;
+  throw appError('BAD_REQUEST', `Expected a cursor: a string of 1 to ${CURSOR_MAX_LENGTH} characters, as a list gave it`);
+}
+
+builder.scalarType('Cursor', {
+  description: 'An opaque position in a list, as a list gave it (its `next` link, or `pageInfo.endCursor`).',
+  serialize: (value) => parseCursor(value),
+  parseValue: parseCursor,
+  parseLiteral: (ast) => parseCursor(ast.kind === Kind.STRING ? ast.value : ast.kind),
+});

@@ -10,6 +10,7 @@ import { execute, parse } from 'graphql';
 import { schema } from '../../src/schema/index.js';
 import { Loaders } from '../../src/schema/loaders.js';
 import { systemClock } from '../../src/clock.js';
+import { createCursors } from '../../src/domain/cursor.js';
 import { freshStore, type Store } from '../support/backend.js';
 
 const queries: string[] = [];
@@ -65,7 +66,7 @@ describe('nested fields over GraphQL', () => {
     const events = { pet() {}, order() {}, pets: () => { throw new Error('unused'); }, orders: () => { throw new Error('unused'); } };
     const run = async (query: string) => {
       queries.length = 0;
-      const result = await execute({ schema, document: parse(query), contextValue: { pets, orders, events, loaders: new Loaders(pets, orders) } });
+      const result = await execute({ schema, document: parse(query), contextValue: { pets, orders, events, cursors: createCursors('secret'), loaders: new Loaders(pets, orders) } });
       expect(result.errors).toBeUndefined();
       return queries.length;
     };

@@ -16,6 +16,8 @@ const VALID = [
   'mutation Move($id: SafeInt!, $status: OrderStatus!) { updateOrder(orderId: $id, input: { status: $status }) { id status complete } }',
   'mutation Change($id: SafeInt!, $input: PetChange!) { updatePet(petId: $id, input: $input) { id name categoryId } }',
   'mutation Remove($id: SafeInt!) { deletePet(petId: $id) { id } }',
+  'query Page($after: Cursor, $status: PetStatus) { petsConnection(first: 3, after: $after, status: $status) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }',
+  'query Orders2($id: Cursor) { ordersConnection(after: $id) { pageInfo { endCursor } } orders(cursor: $id) { id } }',
   'subscription Watch($id: SafeInt) { petChanged(petId: $id) { kind pet { id } } }',
 ];
 
@@ -50,6 +52,7 @@ export const graphqlVariables = fc.oneof(
     id: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(1, 2 ** 53), oddText),
     input: fc.oneof(petBody, storeBody, anyJson),
     skip: fc.oneof(fc.boolean(), anyJson),
+    after: fc.oneof(oddText, fc.constantFrom('eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', '.', 'a.b')),
   }, { requiredKeys: [] }),
   anyJson,
 );

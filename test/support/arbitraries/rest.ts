@@ -46,8 +46,8 @@ export const apiPath = fc.oneof(
 
 /** A query string: the real parameters with odd values, repeated, or unknown ones. */
 export const queryString = fc.array(fc.tuple(
-  fc.constantFrom('limit', 'status', 'id', 'offset', 'limit[]', 'status[0]', '', 'x', '__proto__', 'constructor'),
-  fc.oneof(oddNumber.map(String), oddText, fc.constantFrom(...STATUSES), fc.constantFrom('%', '%zz', '', '100', '101', '0')),
+  fc.constantFrom('limit', 'status', 'cursor', 'id', 'offset', 'limit[]', 'status[0]', '', 'x', '__proto__', 'constructor'),
+  fc.oneof(oddNumber.map(String), oddText, fc.constantFrom(...STATUSES), fc.constantFrom('%', '%zz', '', '100', '101', '0', 'eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', 'a.b', '.')),
 ), { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${/%/.test(v) ? v : encode(v)}`).join('&')}`));
 
 /** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */

@@ -1,0 +1,83 @@
+import type { EnumRef, ObjectRef } from '@pothos/core';
+import type { PageOf } from '../domain/cursor.js';
+import { PAGE_SIZE, pageSize } from '../domain/ids.js';
+import { builder, type Context } from './builder.js';
+import { GRAPHQL_ONLY } from './refs.js';
+
+/** The `cursor` argument of a list: REST's `?cursor=` and the lists' `cursor:` alike. */
+export const CURSOR_DESCRIPTION = 'Continue after the page that gave this cursor (the `next` link of a list, or `pageInfo.endCursor`). '
+  + 'Only valid with the filter it was made for.';
+
+/**
+ * One page of a list in id order: `limit` records after the cursor's, and the cursor of the next page
+ * when there may be more (one record more is read to know).
+ */
+export async function listPage<T extends { id: number }>(
+  { cursors }: Context, of: PageOf, limit: number | null | undefined, cursor: string | null | undefined,
+  fetch: (query: { limit: number; after?: number }) => Promise<T[]>,
+): Promise<{ items: T[]; next?: string }> {
+  const size = pageSize(limit);
+  const after = cursor == null ? undefined : cursors.read(of, cursor);
+  const rows = await fetch({ limit: size + 1, after });
+  const items = rows.length > size ? rows.slice(0, size) : rows;
+  return { items, next: rows.length > size ? cursors.make(of, items.at(-1)!.id) : undefined };
+}
+
+// Pothos's generics do not follow a node type through a helper; the helper's own signature keeps it typed.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type PothosTypes = any;
+
+interface PageInfoShape { hasNextPage: boolean; endCursor: string | null }
+
+const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
+  description: 'Where a page of a connection ends (Relay).',
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether a page may follow: ask again with `after: endCursor`.' }),
+    endCursor: t.exposeString('endCursor', { nullable: true, description: 'The cursor of the page\'s last edge; null for an empty page.' }),
+  }),
+});
+
+interface Connection<T> { edges: { cursor: string; node: T }[]; pageInfo: PageInfoShape }
+
+/** A Relay connection type for a node type, and a field that serves one from the same keyset pages. */
+export function connectionField<T extends { id: number }, S extends string>(options: {
+  field: string;
+  node: ObjectRef<PothosTypes, T>;
+  list: PageOf['list'];
+  what: string;
+  statusEnum: EnumRef<PothosTypes, S>;
+  fetch: (context: Context, query: { limit: number; status?: S; after?: number }) => Promise<T[]>;
+}) {
+  const name = options.node.name;
+  const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
+    description: `One ${name} of a page, with the cursor that continues after it.`,
+    fields: (t) => ({
+      cursor: t.expose('cursor', { type: 'Cursor' }),
+      node: t.field({ type: options.node, resolve: (edge) => edge.node as never }),
+    }),
+  });
+  const ConnectionType = builder.objectRef<Connection<T>>(`${name}Connection`).implement({
+    description: `A page of ${options.what}, in id order (Relay connection).`,
+    fields: (t) => ({
+      edges: t.field({ type: [Edge], resolve: (c) => c.edges }),
+      pageInfo: t.field({ type: PageInfo, resolve: (c) => c.pageInfo }),
+    }),
+  });
+  builder.queryField(options.field, (t) => t.field({
+    type: ConnectionType,
+    description: `Pages of ${options.what} in id order, with cursors: the same pages and cursors as the list.`,
+    extensions: GRAPHQL_ONLY,
+    args: {
+      first: t.arg.int({ defaultValue: PAGE_SIZE.default, description: `Records per page: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.` }),
+      after: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),
+      status: t.arg({ type: options.statusEnum, description: 'Only records with this status. Omitted: no filter.' }),
+    },
+    resolve: async (_root, args, context) => {
+      const { first, after, status } = args as { first?: number | null; after?: string | null; status?: S | null };
+      const of: PageOf = { list: options.list, status: status ?? undefined };
+      const { items, next } = await listPage(context, of, first, after, (q) => options.fetch(context, { ...q, status: of.status as S | undefined }));
+      const edges = items.map((node) => ({ cursor: context.cursors.make(of, node.id), node }));
+      return { edges, pageInfo: { hasNextPage: next !== undefined, endCursor: edges.at(-1)?.cursor ?? null } };
+    },
+  }));
+}
