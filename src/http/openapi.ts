@@ -41,7 +41,7 @@ Every REST call costs one point of this budget. The same budget serves GraphQL a
 operation costs one point per root field it selects, aliases included. Every response carries
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (points left, this request counted) and
 \`X-RateLimit-Reset\` (unix seconds) for the window with the fewest points remaining (the shorter one on
-a tie). Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
+a tie), and the IETF draft's \`RateLimit-Policy\` and \`RateLimit\` fields for every window. Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
 window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
 (\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
 client address (60 a minute).
@@ -73,6 +73,8 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
   'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
   'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+  'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+  RateLimit: ref('headers', 'RateLimit'),
   'X-Request-Id': ref('headers', 'X-Request-Id'),
 };
 
@@ -87,6 +89,16 @@ function components(): OpenAPIV3.ComponentsObject {
       'X-RateLimit-Remaining': integer('Requests remaining in that window, this one counted.'),
       'X-RateLimit-Reset': integer('Unix time, in seconds, at which that window resets.'),
       'Retry-After': integer('Seconds to wait before retrying.'),
+      'RateLimit-Policy': {
+        description: 'IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller\'s plan as a policy, '
+          + 'its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description: 'IETF httpapi ratelimit-headers draft: each policy\'s remaining quota `r` (this request counted) and the seconds `t` '
+          + 'until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`.',
+        schema: { type: 'string' },
+      },
       'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', schema: { type: 'string' } },
       Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
       Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },

@@ -26,6 +26,9 @@ export type Verdict =
 
 type Outcome = { ok: boolean; res: RateLimiterRes };
 
+/** A window as the IETF fields name it. */
+const policyOf = (w: Window) => ({ name: w.name, limit: w.limit, seconds: w.duration });
+
 /** A refusal from rate-limiter-flexible is a RateLimiterRes; anything else is a fault, and stays one. */
 const settle = (promise: Promise<RateLimiterRes>): Promise<Outcome> =>
   promise.then((res) => ({ ok: true, res }), (error: unknown) => {
@@ -76,11 +79,11 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
       allowed: false,
       code: 'API_KEY_BANNED',
       message: `This API key is banned for ${Math.ceil(ms / 1000)} s after ${config.banThreshold} refused requests; back off exponentially after a 429`,
-      headers: refusalHeaders(subject.windows[0]!.limit, ms, now),
+      headers: refusalHeaders(policyOf(subject.windows[0]!), subject.windows.map(policyOf), ms, now),
     };
   }
 
-  function limited(w: Window, consumed: number, cost: number, ms: number, now: number): Verdict {
+  function limited(subject: Subject, w: Window, consumed: number, cost: number, ms: number, now: number): Verdict {
     const left = Math.max(0, w.limit - (consumed - cost));
     return {
       allowed: false,
@@ -88,7 +91,7 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
       message: cost === 1
         ? `Rate limit exceeded: ${w.limit} requests per ${w.name}; retry after the Retry-After seconds`
         : `Rate limit exceeded: this operation costs ${cost} points (one per root field) and ${left} of ${w.limit} per ${w.name} remain; retry after the Retry-After seconds`,
-      headers: refusalHeaders(w.limit, ms, now),
+      headers: refusalHeaders(policyOf(w), subject.windows.map(policyOf), ms, now),
     };
   }
 
@@ -97,7 +100,9 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
   type Placed = { readonly w: Window; readonly at: ReturnType<typeof windowAt> };
   const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number): Verdict => ({
     allowed: true,
-    headers: rateLimitHeaders(placed.map(({ w, at }, i): WindowState => ({ limit: w.limit, remaining: remaining[i]!, msBeforeReset: at.msBeforeReset })), now),
+    headers: rateLimitHeaders(placed.map(({ w, at }, i): WindowState => ({
+      ...policyOf(w), remaining: remaining[i]!, msBeforeReset: at.msBeforeReset,
+    })), now),
   });
 
   /**
@@ -153,7 +158,7 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
     }
     // The request may go again when every refusing window has reset.
     const last = refused.reduce((a, b) => (b.at.msBeforeReset > a.at.msBeforeReset ? b : a));
-    return limited(last.w, last.consumed, cost, last.at.msBeforeReset, now);
+    return limited(subject, last.w, last.consumed, cost, last.at.msBeforeReset, now);
   }
 
   return { check };
