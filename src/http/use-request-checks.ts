@@ -2,9 +2,14 @@ import type { Step } from './pipeline.js';
 import { appError, renderError, toAppError, type AppError } from '../errors.js';
 import { readJsonBody } from './body.js';
 import { graphqlParams, type OperationChecker } from './graphql-params.js';
-import { BODY_TYPES, REST_BASE, type RestRoute } from './rest-routes.js';
+import { FREE_ROOT_FIELDS } from '../limits/operation-limits.js';
+import { BODY_TYPES, REST_BASE, REST_ROUTES, routeKey, type RestRoute } from './rest-routes.js';
 import type { Route } from './routing.js';
 import type { ServerContext } from './server-context.js';
+
+/** REST routes of free fields (the quota look-up): they cost no point. */
+const FREE_ROUTES = new Set(Object.entries(REST_ROUTES)
+  .filter(([coordinate]) => FREE_ROOT_FIELDS.has(coordinate.split('.')[1]!)).map(([, route]) => routeKey(route)));
 
 /** A public page's request (GraphiQL shares /graphql with the API): it has no body to read. */
 const isPageRequest = (route: Route, request: Request) => (route.page ? route.page.takes?.(request) ?? true : false);
@@ -36,7 +41,10 @@ export function useRequestChecks(checkOperation: OperationChecker): Step {
         if (restRoute === undefined) {
           throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allowed(route)}`);
         }
-        if (restRoute) serverContext.restRoute = restRoute;
+        if (restRoute) {
+          serverContext.restRoute = restRoute;
+          if (FREE_ROUTES.has(restRoute)) serverContext.cost = 0;
+        }
         // Only a body is waited for: a GET is checked without a promise.
         const types = BODY_TYPES[request.method as RestRoute['method']];
         if (!types) return checkOperationOf();

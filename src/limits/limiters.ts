@@ -21,7 +21,7 @@ export interface Subject {
 }
 
 export type Verdict =
-  | { readonly allowed: true; readonly headers: Record<string, string> }
+  | { readonly allowed: true; readonly headers: Record<string, string>; readonly windows: readonly WindowState[]; readonly at: number }
   | { readonly allowed: false; readonly code: 'RATE_LIMITED' | 'API_KEY_BANNED'; readonly message: string; readonly headers: Record<string, string> };
 
 type Outcome = { ok: boolean; res: RateLimiterRes };
@@ -98,12 +98,10 @@ export function createLimits(config: LimitsConfig, redis: Redis | undefined, pre
   const take = redis && takePoints(redis);
 
   type Placed = { readonly w: Window; readonly at: ReturnType<typeof windowAt> };
-  const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number): Verdict => ({
-    allowed: true,
-    headers: rateLimitHeaders(placed.map(({ w, at }, i): WindowState => ({
-      ...policyOf(w), remaining: remaining[i]!, msBeforeReset: at.msBeforeReset,
-    })), now),
-  });
+  const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number): Verdict => {
+    const windows = placed.map(({ w, at }, i): WindowState => ({ ...policyOf(w), remaining: remaining[i]!, msBeforeReset: at.msBeforeReset }));
+    return { allowed: true, headers: rateLimitHeaders(windows, now), windows, at: now };
+  };
 
   /**
    * Takes `cost` points from every window at once. In Redis, the ban check and the windows are one script

@@ -23,9 +23,12 @@ export function parseWithin(query: string, limits: OperationLimits): DocumentNod
   }
 }
 
+/** Root fields that cost no point: the quota look-up, which must work when the quota is spent. */
+export const FREE_ROOT_FIELDS: ReadonlySet<string> = new Set(['rateLimit']);
+
 interface Shape {
-  /** Response keys of the fields at this level (fragments expanded). */
-  readonly keys: ReadonlySet<string>;
+  /** Response keys of the fields at this level (fragments expanded), each with its field's name. */
+  readonly keys: ReadonlyMap<string, string>;
   readonly depth: number;
   readonly directives: number;
 }
@@ -50,20 +53,20 @@ function measurer(document: DocumentNode) {
   const visiting = new Set<string>();
 
   const measure = (set: SelectionSetNode): Shape => {
-    const keys = new Set<string>();
+    const keys = new Map<string, string>();
     let depth = 0;
     let directives = 0;
     for (const selection of set.selections) {
       directives += selection.directives?.length ?? 0;
       if (selection.kind === Kind.FIELD) {
-        keys.add(selection.alias?.value ?? selection.name.value);
+        keys.set(selection.alias?.value ?? selection.name.value, selection.name.value);
         const inner = selection.selectionSet ? measure(selection.selectionSet) : undefined;
         depth = Math.max(depth, (LINEAR_FIELDS.has(selection.name.value) ? 0 : 1) + (inner?.depth ?? 0));
         directives += inner?.directives ?? 0;
         continue;
       }
       const inner = selection.kind === Kind.INLINE_FRAGMENT ? measure(selection.selectionSet) : fragment(selection.name.value);
-      for (const key of inner.keys) keys.add(key);
+      for (const [key, name] of inner.keys) keys.set(key, name);
       depth = Math.max(depth, inner.depth);
       directives += inner.directives;
     }
@@ -74,7 +77,7 @@ function measurer(document: DocumentNode) {
     const known = memo.get(name);
     if (known) return known;
     const definition = fragments.get(name);
-    if (!definition || visiting.has(name)) return { keys: new Set(), depth: 0, directives: 0 };
+    if (!definition || visiting.has(name)) return { keys: new Map(), depth: 0, directives: 0 };
     visiting.add(name);
     const inner = measure(definition.selectionSet);
     visiting.delete(name);
@@ -119,5 +122,7 @@ export function checkOperation(document: DocumentNode, operationName: string | u
   if (directives > limits.maxDirectives) {
     throw appError('BAD_REQUEST', `The operation uses ${directives} directives; the limit is ${limits.maxDirectives}`);
   }
-  return { operation, cost: Math.max(1, rootFields) };
+  const paid = [...shape.keys.values()].filter((name) => !FREE_ROOT_FIELDS.has(name)).length;
+  // An operation of free fields only (a quota look-up) costs nothing; an empty one still costs one.
+  return { operation, cost: rootFields === 0 ? 1 : paid };
 }

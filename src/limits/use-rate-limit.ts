@@ -31,7 +31,10 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
       const cost = serverContext.caller?.kind === 'key' ? serverContext.cost : 1;
       const verdict = await limits.check(subjectOf(serverContext), cost);
       serverContext.rateLimitHeaders = verdict.headers;
-      if (verdict.allowed) return;
+      if (verdict.allowed) {
+        serverContext.counted = { at: verdict.at, windows: verdict.windows };
+        return;
+      }
       serverContext.refusal = verdict.code;
       endResponse(renderError(appError(verdict.code, verdict.message), serverContext.route.surface));
     },

@@ -14,11 +14,11 @@ afterAll(async () => {
 });
 
 describe('/v1/docs in a browser, offline', () => {
-  it('shows the nine operations, the deprecated one marked, and runs "try it out" with a key', async () => {
+  it('shows the ten operations, the deprecated one marked, and runs "try it out" with a key', async () => {
     const page = await browser.page();
     await page.goto(`${api.url}/v1/docs`);
     const operations = page.locator('.opblock');
-    await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(9);
+    await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(10);
     const summaries = await page.locator('.opblock-summary').allInnerTexts();
     const flat = summaries.map((s) => s.replace(/\s+/g, ' ').trim());
     expect(flat).toEqual(expect.arrayContaining([
