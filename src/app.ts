@@ -41,6 +41,8 @@ import { schema } from './schema/index.js';
 import { Loaders } from './schema/loaders.js';
 import { createStreamSlots } from './streams/stream-slots.js';
 import { useStreams } from './streams/use-streams.js';
+import { databaseRecords, redisRecords } from './idempotency/records.js';
+import { useIdempotency } from './idempotency/use-idempotency.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
@@ -87,6 +89,12 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     return {
       pets, orders, events, cursors, loaders: new Loaders(pets, orders), signal: request.streamSignal,
       nextPage: (cursor) => { request.nextCursor = cursor; },
+      quota: () => (request.counted && request.caller?.kind === 'key' ? {
+        plan: request.caller.key.plan,
+        windows: request.counted.windows.map((w) => ({
+          name: w.name, limit: w.limit, remaining: w.remaining, reset: Math.ceil((request.counted!.at + w.msBeforeReset) / 1000),
+        })),
+      } : undefined),
     };
   };
   const rest = createRest(schema, context, config.graphql);
@@ -133,6 +141,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
         authenticate,
         recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
       }),
+      useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix) : databaseRecords(dataSource, () => clock.now())),
       ...steps,
     ],
     (request, serverContext) => (serverContext.route.surface === 'graphql'

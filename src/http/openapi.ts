@@ -56,8 +56,9 @@ const ERRORS: Record<string, [name: string, description: string]> = {
   400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
   401: ['Unauthenticated', 'The API key is missing, unknown or revoked.'],
   404: ['NotFound', 'The requested resource could not be found.'],
-  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders.'],
+  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
   408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
+  422: ['IdempotencyKeyReused', 'The `Idempotency-Key` was used with a different request (`IDEMPOTENCY_KEY_REUSED`): use a new key.'],
   413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
   415: ['UnsupportedMediaType', 'The request body is not `application/json` (or, for a change, `application/merge-patch+json`).'],
   429: ['TooManyRequests', 'Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially.'],
@@ -103,6 +104,10 @@ function components(): OpenAPIV3.ComponentsObject {
       Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
       Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
       Location: { description: 'Where the created record lives: its URL path, which a GET answers.', schema: { type: 'string' } },
+      'Idempotent-Replayed': {
+        description: '`true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time.',
+        schema: { type: 'string', enum: ['true'] },
+      },
       Link: {
         description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
           + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page.',
@@ -124,7 +129,7 @@ function components(): OpenAPIV3.ComponentsObject {
     responses: Object.fromEntries(Object.entries(ERRORS).map(([status, [name, description]]) => [name, {
       description,
       headers: BEFORE_LIMITS.has(status) ? { 'X-Request-Id': ref('headers', 'X-Request-Id') }
-        : status === '429' || status === '503' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
+        : status === '429' || status === '503' || status === '409' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
           : RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: ref('schemas', 'Error') } },
     }])),
@@ -135,6 +140,7 @@ function components(): OpenAPIV3.ComponentsObject {
 function errorStatuses({ route }: RoutedField): number[] {
   const statuses = new Set([400, 401, 408, 429, 431, 500, 503, ...(route.errors ?? [])]);
   if (BODY_TYPES[route.method]) [413, 415].forEach((s) => statuses.add(s));
+  if (route.method === 'POST') [409, 422].forEach((s) => statuses.add(s));
   if (route.path.includes(':')) statuses.add(404);
   return [...statuses].sort();
 }
@@ -183,7 +189,19 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     ...RATE_LIMIT_HEADERS, ...lifecycleHeaders,
     ...(route.location ? { Location: ref('headers', 'Location') } : {}),
     ...(paged ? { Link: ref('headers', 'Link') } : {}),
+    ...(route.method === 'POST' ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {}),
   };
+  if (route.method === 'POST') {
+    operation.parameters = [...(operation.parameters ?? []), {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'IETF httpapi Idempotency-Key draft: send a unique key (1 to 255 visible ASCII characters) to make a retry safe. '
+        + 'The first response is kept 24 h per API key and given again, with `Idempotent-Replayed: true`, to a retry with the same key '
+        + 'and body; the same key with another body is 422; a retry while the first still runs is 409. Errors are not kept.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+    }];
+  }
   operation.responses = {
     [status]: route.noContent
       ? { description: 'Done; no content.', headers }
@@ -237,7 +255,7 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' }],
+    tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' }, { name: 'limits', description: 'Your key\'s quota, free to ask.' }],
     paths: doc.paths,
     components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
   });

@@ -33,6 +33,7 @@ export const REST_ROUTES = {
   },
   'Query.order': { method: 'GET', path: '/store/orders/:orderId', operationId: 'getOrder', tags: ['store'] },
   'Mutation.updateOrder': { method: 'PATCH', path: '/store/orders/:orderId', operationId: 'updateOrder', errors: [409], tags: ['store'] },
+  'Query.rateLimit': { method: 'GET', path: '/rate_limit', operationId: 'getRateLimit', tags: ['limits'] },
 } as const satisfies Record<string, RestRoute>;
 
 /** A request body is the field's argument of this name, unwrapped: `POST /v1/pets` takes a NewPet itself. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppError } from '../errors.js';
+import type { WindowState } from '../limits/headers.js';
 import type { GraphQLRequest } from './graphql-params.js';
 import type { Route } from './routing.js';
 
@@ -34,10 +35,14 @@ export interface ServerContext {
   address?: string;
   /** The rate-limit headers every response of this request carries. */
   rateLimitHeaders?: Record<string, string>;
+  /** The caller's windows after this request was counted (the quota look-up answers them). */
+  counted?: { readonly at: number; readonly windows: readonly WindowState[] };
   /** Why the request was refused with 429, for the metrics. */
   refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
   /** Aborts when a subscription's stream must end early (its key was revoked). */
   streamSignal?: AbortSignal;
+  /** The Idempotency-Key this request claimed: its response is kept, or the claim released. */
+  idempotency?: { readonly id: string; readonly fingerprint: string };
   /** The cursor of a list's next page, when there may be one: REST's Link header. */
   nextCursor?: string;
   /** Headers a REST route adds to its success response (Location, Deprecation, Sunset). */

@@ -3,8 +3,8 @@ import type { ServerContext } from './server-context.js';
 import { Response } from './fetch-api.js';
 
 /** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
-const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy'];
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key';
 
 /**
  * CORS for the origins in CORS_ORIGINS. Keys travel in the Authorization header, never in cookies, so

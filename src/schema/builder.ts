@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import type { Cursors } from '../domain/cursor.js';
 import type { ChangeEvents } from '../domain/events.js';
+import type { Quota } from '../domain/quota.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
 
@@ -14,6 +15,8 @@ export interface Context {
   readonly cursors: Cursors;
   /** Told the cursor of the next page when a list may have more (REST answers it as a Link header). */
   readonly nextPage?: (cursor: string) => void;
+  /** The calling key's windows after this request was counted. */
+  readonly quota?: () => Quota | undefined;
   /** Aborts when a subscription must end early: its key was revoked. */
   readonly signal?: AbortSignal;
 }

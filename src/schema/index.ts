@@ -7,5 +7,6 @@ import './pet-change.js';
 import './order.js';
 import './new-order.js';
 import './events.js';
+import './rate-limit.js';
 
 export const schema = builder.toSchema();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 
 const APP = 'https://app.example.com';
-const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy'];
+const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];
 
 let api: TestServer;
 beforeAll(async () => { api = await startServer({ env: { CORS_ORIGINS: `${APP}, http://localhost:3000` } }); });

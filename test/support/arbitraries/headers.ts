@@ -21,6 +21,8 @@ export const clientHeaders = (validKey: string) => fc.record({
   'x-request-id': headerValue,
   'x-forwarded-for': fc.oneof(fc.ipV4(), fc.ipV6(), headerValue, fc.constantFrom('1.2.3.4, 5.6.7.8', 'unknown', '')),
   accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/graphql-response+json', 'text/plain', 'image/png'),
+  // A few repeated keys, so retries, reuses with other bodies and replays happen.
+  'idempotency-key': fc.oneof(fc.constantFrom('retry-1', 'retry-2', 'retry-3'), headerValue),
 }, { requiredKeys: [] });
 
 export { oddText };

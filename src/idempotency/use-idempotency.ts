@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { appError, renderError } from '../errors.js';
+import { Response } from '../http/fetch-api.js';
+import type { Step } from '../http/pipeline.js';
+import { REST_ROUTES, routeKey } from '../http/rest-routes.js';
+import type { ServerContext } from '../http/server-context.js';
+import { log } from '../log.js';
+import type { IdempotencyRecords } from './records.js';
+
+/** IETF httpapi Idempotency-Key draft: a key is a string; ours are 1 to 255 visible ASCII characters. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** REST routes that create: the POSTs. On /graphql, every mutation. */
+const CREATING_ROUTES = new Set(Object.values(REST_ROUTES).filter((r) => r.method === 'POST').map(routeKey));
+
+/** What a replay gives back besides the status and body. */
+const KEPT_HEADERS = ['content-type', 'location'];
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const takesKey = (serverContext: ServerContext) => (serverContext.restRoute
+  ? CREATING_ROUTES.has(serverContext.restRoute)
+  : serverContext.graphql?.kind === 'mutation');
+
+/** A GraphQL answer with errors is a failure too, though its status may be 200. */
+const failed = (status: number, body: string, surface: string) => {
+  if (status >= 400) return true;
+  if (surface !== 'graphql') return false;
+  try { return Boolean((JSON.parse(body) as { errors?: unknown[] }).errors?.length); } catch { return true; }
+};
+
+/**
+ * Safe retries. The first request with an Idempotency-Key claims it (per API key, shared by every
+ * instance) and runs; its successful response is kept for 24 h and given again, with
+ * `Idempotent-Replayed: true`, to a retry with the same key and body, which creates nothing. The same key
+ * with another body is 422; a retry while the first still runs is 409. An error is not kept: the claim
+ * is released, and the request may be tried again. Runs after the request was counted and checked.
+ */
+export function useIdempotency(records: IdempotencyRecords): Step {
+  const unavailable = (error: unknown) => {
+    log.warn({ err: error }, 'idempotency records unreachable');
+    return appError('UNAVAILABLE', 'Idempotency-Key cannot be honoured right now; retry shortly');
+  };
+  return {
+    onRequest({ request, url, serverContext, endResponse }) {
+      const given = request.headers.get('idempotency-key');
+      const { caller, route } = serverContext;
+      if (given === null || caller?.kind !== 'key' || !takesKey(serverContext)) return undefined;
+      const refuse = (error: ReturnType<typeof appError>, headers: Record<string, string> = {}) =>
+        endResponse(renderError(error, route.surface, headers));
+      if (!KEY.test(given)) {
+        refuse(appError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters'));
+        return undefined;
+      }
+      const id = sha256(`${caller.key.id}\n${given}`);
+      const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
+      return records.claim(id, fingerprint).then((claim) => {
+        if (claim.claimed) {
+          serverContext.idempotency = { id, fingerprint };
+        } else if (claim.fingerprint !== fingerprint) {
+          refuse(appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request'));
+        } else if (!claim.response) {
+          refuse(appError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly'), { 'Retry-After': '1' });
+        } else {
+          const { status, body, headers } = claim.response;
+          endResponse(new Response(body, { status, headers: { ...headers, 'Idempotent-Replayed': 'true' } }));
+        }
+      }, (error: unknown) => refuse(unavailable(error)));
+    },
+    async onResponse({ response, serverContext }) {
+      const held = serverContext.idempotency;
+      if (!held) return;
+      serverContext.idempotency = undefined;
+      const body = await response.clone().text();
+      try {
+        if (failed(response.status, body, serverContext.route.surface)) await records.release(held.id);
+        else {
+          const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => {
+            const value = response.headers.get(name);
+            return value === null ? [] : [[name, value]];
+          }));
+          await records.complete(held.id, held.fingerprint, { status: response.status, body, headers });
+        }
+      } catch (error) {
+        // The response stands; a retry then finds the claim until it expires (RUNNING_SECONDS).
+        log.warn({ err: error, requestId: serverContext.requestId }, 'an idempotency record could not be written');
+      }
+    },
+  };
+}
