@@ -3,9 +3,10 @@ import { CreateApiKeys1763683300000 } from './1763683300000-CreateApiKeys.js';
 import { CreateOrders1763856000000 } from './1763856000000-CreateOrders.js';
 import { CreateServiceSecrets1763942400000 } from './1763942400000-CreateServiceSecrets.js';
 import { CreateIdempotencyRecords1764028800000 } from './1764028800000-CreateIdempotencyRecords.js';
+import { KeyLifecycle1764115200000 } from './1764115200000-KeyLifecycle.js';
 
 /** Every migration, oldest first. A database that has run one not listed here is newer than this build. */
 export const MIGRATIONS = [
   CreatePets1763683200000, CreateApiKeys1763683300000, CreateOrders1763856000000, CreateServiceSecrets1763942400000,
-  CreateIdempotencyRecords1764028800000,
+  CreateIdempotencyRecords1764028800000, KeyLifecycle1764115200000,
 ];

@@ -254,7 +254,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key is missing, unknown or revoked. */
+        /** @description The API key is missing, unknown, mistyped, expired or revoked. */
         Unauthenticated: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

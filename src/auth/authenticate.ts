@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { limitsOf, type Plan } from '../limits/plans.js';
-import { bearerToken, hashKey, looksLikeKey } from './keys.js';
+import { log } from '../log.js';
+import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
 
 /** A key that may be used now, with the limits it is held to. */
 export interface ActiveKey {
@@ -10,6 +11,8 @@ export interface ActiveKey {
   readonly plan: Plan;
   readonly perMinute: number;
   readonly perDay: number;
+  /** Unix ms at which it stops working, if it does. */
+  readonly expiresAt?: number;
 }
 
 export type Caller =
@@ -17,6 +20,8 @@ export type Caller =
   | { readonly kind: 'anonymous'; readonly problem: string; readonly sentToken: boolean };
 
 const CACHE_LIMIT = 10_000;
+/** A key's last use is written at most this often (per instance; the store's own check makes it per key). */
+const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Bearer token → caller. Lookups, unknown keys included, are cached per instance for `ttlSeconds`, so
@@ -29,7 +34,7 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
   async function load(hash: string, now: number): Promise<ActiveKey | null> {
     const record = await keys.findByHash(hash);
     const key = record && !record.revokedAt
-      ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record) }
+      ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record), ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}) }
       : null;
     if (ttlSeconds > 0) {
       cache.delete(hash);
@@ -40,9 +45,23 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
     return key;
   }
 
-  const callerOf = (key: ActiveKey | null): Caller => (key
-    ? { kind: 'key', key }
-    : { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true });
+  const touched = new Map<number, number>();
+  /** Off the request's path: the write is not waited for, and a failure only logged. */
+  const touch = (id: number, now: number) => {
+    if (now - (touched.get(id) ?? -Infinity) < TOUCH_EVERY_MS) return;
+    if (touched.size >= CACHE_LIMIT) touched.clear();
+    touched.set(id, now);
+    keys.touch(id, new Date(Math.floor(now / 1000) * 1000)).catch((error: unknown) => log.warn({ err: error }, 'could not record a key\'s last use'));
+  };
+
+  const callerOf = (key: ActiveKey | null, now: number): Caller => {
+    if (!key) return { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true };
+    if (key.expiresAt !== undefined && key.expiresAt <= now) {
+      return { kind: 'anonymous', problem: `The API key expired at ${new Date(key.expiresAt).toISOString()}; use its successor, or ask for a new key`, sentToken: true };
+    }
+    touch(key.id, now);
+    return { kind: 'key', key };
+  };
 
   /** A cached key is answered at once; only a look-up in the database is waited for. */
   return function authenticate(authorization: string | null): Caller | Promise<Caller> {
@@ -53,12 +72,15 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
         : 'An API key is required: send "Authorization: Bearer <API key>"';
       return { kind: 'anonymous', problem, sentToken: false };
     }
-    if (!looksLikeKey(token)) return callerOf(null);
-    const hash = hashKey(token);
     const now = clock.now();
+    if (!looksLikeKey(token)) return callerOf(null, now);
+    if (!checksumHolds(token)) {
+      return { kind: 'anonymous', problem: 'The API key is mistyped: its checksum does not match; copy it again', sentToken: true };
+    }
+    const hash = hashKey(token);
     const hit = cache.get(hash);
-    if (hit && hit.expires > now) return callerOf(hit.key);
-    return load(hash, now).then(callerOf);
+    if (hit && hit.expires > now) return callerOf(hit.key, now);
+    return load(hash, now).then((key) => callerOf(key, now));
   };
 }
 

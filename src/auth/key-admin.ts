@@ -15,11 +15,30 @@ export interface CreateKeyRequest {
   perMinute?: number;
   perDay?: number;
   name?: string;
+  /** When the key stops working; never, by default. */
+  expiresAt?: Date;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90d`, `24h`, `30m`, `45s` (or `0`): a duration in milliseconds. */
+export function parseDuration(flag: string, raw: string): number {
+  const match = /^(\d{1,7})([smhd])?$/.exec(raw.trim());
+  if (!match || (!match[2] && match[1] !== '0')) throw new KeyAdminError(`${flag} must be a duration such as 90d, 24h, 30m or 45s, got "${raw}"`);
+  return Number(match[1]) * (match[2] ? UNITS[match[2]]! : 0);
+}
+
+/** An RFC 3339 date-time in the future. */
+export function parseInstant(flag: string, raw: string, now = Date.now()): Date {
+  const at = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(at.getTime())) throw new KeyAdminError(`${flag} must be a date-time such as 2027-03-01T00:00:00Z, got "${raw}"`);
+  if (at.getTime() <= now) throw new KeyAdminError(`${flag} must be in the future`);
+  return at;
 }
 
 /** Makes a key: the raw key is returned this once and stored only as its hash. */
 export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): Promise<{ key: string; record: ApiKeyRecord }> {
-  const { plan, perMinute, perDay, name } = request;
+  const { plan, perMinute, perDay, name, expiresAt = null } = request;
   if (!isPlan(plan)) throw new KeyAdminError(`Unknown plan "${plan}": use one of ${PLAN_NAMES.join(', ')}`);
   const custom = perMinute !== undefined || perDay !== undefined;
   if (plan === 'enterprise') {
@@ -38,17 +57,40 @@ export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): 
   const key = generateKey();
   const record = await store.create({
     hash: hashKey(key), prefix: displayPrefix(key), name: name ?? null, plan,
-    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null,
+    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null, expiresAt,
   });
   return { key, record };
 }
 
+/**
+ * Rolls a key: a new one with the same plan, limits and name; the old one stops working when the
+ * overlap ends (at once with an overlap of 0), or sooner if it expires sooner.
+ */
+export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: number, now = Date.now()) {
+  const old = await findKey(store, idOrKey);
+  if (!old) return null;
+  if (old.revokedAt) throw new KeyAdminError(`Key ${old.id} is revoked: make a new one with create`);
+  if (old.expiresAt && old.expiresAt.getTime() <= now) throw new KeyAdminError(`Key ${old.id} has expired: make a new one with create`);
+  const made = await createKey(store, {
+    plan: old.plan, name: old.name ?? undefined,
+    ...(old.plan === 'enterprise' ? { perMinute: old.perMinute!, perDay: old.perDay! } : {}),
+    ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}),
+  });
+  // Whole seconds, as DATETIME keeps them: rounded up, so an overlap is never shorter than asked.
+  const ends = new Date(Math.ceil((now + overlapMs) / 1000) * 1000);
+  await store.expire(old.id, ends);
+  return { ...made, old, oldEndsAt: old.expiresAt && old.expiresAt < ends ? old.expiresAt : ends };
+}
+
+async function findKey(store: ApiKeyStore, idOrKey: string): Promise<ApiKeyRecord | null> {
+  if (/^\d+$/.test(idOrKey)) return store.findById(Number(idOrKey));
+  if (looksLikeKey(idOrKey)) return store.findByHash(hashKey(idOrKey));
+  throw new KeyAdminError('Give the key\'s id (see `keys list`) or the key itself');
+}
+
 /** Revokes by id or by the raw key; returns the key as it was, or null when there is no such key. */
 export async function revokeKey(store: ApiKeyStore, idOrKey: string): Promise<ApiKeyRecord | null> {
-  let record: ApiKeyRecord | null;
-  if (/^\d+$/.test(idOrKey)) record = await store.findById(Number(idOrKey));
-  else if (looksLikeKey(idOrKey)) record = await store.findByHash(hashKey(idOrKey));
-  else throw new KeyAdminError('Give the key\'s id (see `keys list`) or the key itself');
+  const record = await findKey(store, idOrKey);
   if (record) await store.revoke(record.id);
   return record;
 }

@@ -3,7 +3,7 @@
  * (DATABASE_URL or DATA_DIR). Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { createKey, KeyAdminError, revokeKey } from '../auth/key-admin.js';
+import { createKey, KeyAdminError, parseDuration, parseInstant, revokeKey, rollKey } from '../auth/key-admin.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
@@ -15,12 +15,18 @@ const HELP = `Manage API keys.
 
 Usage:
   npm run --silent keys -- create --plan ${PLAN_NAMES.join('|')} [--per-minute N --per-day N] [--name NAME]
+                             [--expires-in 90d | --expires-at 2027-03-01T00:00:00Z]
       Prints the new key as the last line of standard output. It is shown this once only.
       --per-minute and --per-day are required for enterprise, refused for the other plans.
+      An expired key is refused (401) with a message that says it expired.
+  npm run --silent keys -- roll <id|key> [--overlap 24h]
+      A new key with the same plan, limits and name (printed as the last line); the old one keeps
+      working until the overlap ends (default 24h; 0: at once).
   npm run --silent keys -- revoke <id|key>
       Stops the key working: on every instance within KEY_CACHE_TTL_SECONDS.
   npm run --silent keys -- list [--json]
-      Every key: id, prefix, name, plan, limits, created, revoked. Never the key or its hash.
+      Every key: id, prefix, name, plan, limits, created, expires, revoked, last used (to the minute).
+      Never the key or its hash.
 
 Uses the same database as the server: DATABASE_URL, or the SQLite file in DATA_DIR.
 Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.`;
@@ -38,7 +44,8 @@ function row(key: ApiKeyRecord) {
   const { perMinute, perDay } = limitsOf(key);
   return {
     id: key.id, prefix: key.prefix, name: key.name, plan: key.plan, perMinute, perDay,
-    created: key.createdAt.toISOString(), revoked: key.revokedAt?.toISOString() ?? null,
+    created: key.createdAt.toISOString(), expires: key.expiresAt?.toISOString() ?? null,
+    revoked: key.revokedAt?.toISOString() ?? null, lastUsed: key.lastUsedAt?.toISOString() ?? null,
   };
 }
 
@@ -47,15 +54,22 @@ async function run(command: string | undefined, args: string[], store: () => Pro
     case 'create': {
       const { values } = parseArgs({ args, options: {
         plan: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, name: { type: 'string' },
+        'expires-in': { type: 'string' }, 'expires-at': { type: 'string' },
       } });
       if (!values.plan) throw new KeyAdminError(`--plan is required: ${PLAN_NAMES.join(', ')}`);
+      if (values['expires-in'] !== undefined && values['expires-at'] !== undefined) throw new KeyAdminError('Give --expires-in or --expires-at, not both');
+      const lifetime = values['expires-in'] === undefined ? undefined : parseDuration('--expires-in', values['expires-in']);
+      if (lifetime === 0) throw new KeyAdminError('--expires-in must be longer than 0');
+      const expiresAt = lifetime !== undefined ? new Date(Math.ceil((Date.now() + lifetime) / 1000) * 1000)
+        : values['expires-at'] !== undefined ? parseInstant('--expires-at', values['expires-at']) : undefined;
       const request = {
-        plan: values.plan, name: values.name,
+        plan: values.plan, name: values.name, expiresAt,
         perMinute: count('--per-minute', values['per-minute']), perDay: count('--per-day', values['per-day']),
       };
       const { key, record } = await createKey(await store(), request);
       const { perMinute, perDay } = limitsOf(record);
-      console.error(`Created key ${record.id} (${record.prefix}…) on the ${record.plan} plan: ${perMinute}/minute, ${perDay}/day.`);
+      console.error(`Created key ${record.id} (${record.prefix}…) on the ${record.plan} plan: ${perMinute}/minute, ${perDay}/day`
+        + `${record.expiresAt ? `, until ${record.expiresAt.toISOString()}` : ''}.`);
       console.error('This is the only time the key is shown; store it now:');
       console.log(key);
       return 0;
@@ -69,6 +83,20 @@ async function run(command: string | undefined, args: string[], store: () => Pro
         return FAILED;
       }
       console.log(record.revokedAt ? `Key ${record.id} (${record.prefix}…) was already revoked.` : `Revoked key ${record.id} (${record.prefix}…).`);
+      return 0;
+    }
+    case 'roll': {
+      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { overlap: { type: 'string' } } });
+      if (positionals.length !== 1) throw new KeyAdminError('Give exactly one key id or key to roll');
+      const rolled = await rollKey(await store(), positionals[0]!, parseDuration('--overlap', values.overlap ?? '24h'));
+      if (!rolled) {
+        console.error(`No key ${positionals[0]!.slice(0, 12)}`);
+        return FAILED;
+      }
+      console.error(`Rolled key ${rolled.old.id} (${rolled.old.prefix}…) into key ${rolled.record.id} (${rolled.record.prefix}…); `
+        + `the old one works until ${rolled.oldEndsAt.toISOString()}.`);
+      console.error('This is the only time the new key is shown; store it now:');
+      console.log(rolled.key);
       return 0;
     }
     case 'list': {

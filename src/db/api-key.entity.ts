@@ -15,6 +15,10 @@ export interface ApiKeyRecord {
   perDay: number | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** When it stops working (set at creation, or by a roll's overlap). */
+  expiresAt: Date | null;
+  /** Written at most once a minute, off the request's path. */
+  lastUsedAt: Date | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
@@ -30,5 +34,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
     perDay: { name: 'per_day', type: 'int', nullable: true },
     createdAt: { name: 'created_at', type: 'datetime' },
     revokedAt: { name: 'revoked_at', type: 'datetime', nullable: true },
+    expiresAt: { name: 'expires_at', type: 'datetime', nullable: true },
+    lastUsedAt: { name: 'last_used_at', type: 'datetime', nullable: true },
   },
 });

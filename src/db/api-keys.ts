@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ApiKeyEntity, type ApiKeyRecord } from './api-key.entity.js';
 import { bounded } from './deadline.js';
 
-export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>;
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt'>;
 
 /** Every query about API keys. */
 export interface ApiKeyStore {
@@ -12,6 +12,10 @@ export interface ApiKeyStore {
   /** Marks the key revoked (once: a second revoke keeps the first date). */
   revoke(id: number): Promise<void>;
   list(): Promise<ApiKeyRecord[]>;
+  /** Ends the key at `at`, unless it ends sooner already. */
+  expire(id: number, at: Date): Promise<void>;
+  /** Records a use at `at`, unless one was recorded within the minute before (any instance's). */
+  touch(id: number, at: Date): Promise<void>;
 }
 
 export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
@@ -20,8 +24,8 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
     async create(key) {
       // Whole seconds: MySQL's DATETIME keeps no more, so what we return is what a later read gives.
       const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const { identifiers } = await bounded(dataSource, () => keys.insert({ ...key, createdAt, revokedAt: null }));
-      return { ...key, id: Number(identifiers[0]?.id), createdAt, revokedAt: null };
+      const { identifiers } = await bounded(dataSource, () => keys.insert({ ...key, createdAt, revokedAt: null, lastUsedAt: null }));
+      return { ...key, id: Number(identifiers[0]?.id), createdAt, revokedAt: null, lastUsedAt: null };
     },
     findByHash: (hash) => bounded(dataSource, () => keys.findOneBy({ hash })),
     findById: (id) => bounded(dataSource, () => keys.findOneBy({ id })),
@@ -30,5 +34,14 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
         .where('id = :id AND revoked_at IS NULL', { id }).execute());
     },
     list: () => bounded(dataSource, () => keys.find({ order: { id: 'ASC' } })),
+    async expire(id, at) {
+      await bounded(dataSource, () => keys.createQueryBuilder().update().set({ expiresAt: at })
+        .where('id = :id AND (expires_at IS NULL OR expires_at > :at)', { id, at }).execute());
+    },
+    async touch(id, at) {
+      const minuteBefore = new Date(at.getTime() - 60_000);
+      await bounded(dataSource, () => keys.createQueryBuilder().update().set({ lastUsedAt: at })
+        .where('id = :id AND (last_used_at IS NULL OR last_used_at <= :minuteBefore)', { id, minuteBefore }).execute());
+    },
   };
 }

@@ -27,7 +27,8 @@ makes it \`available\` again. An animal's status changes only this way: a change
 
 ## Authentication
 Every operation needs an API key: \`Authorization: Bearer <key>\` (the scheme in any case). A missing,
-unknown or revoked key gets \`401 UNAUTHENTICATED\` with \`WWW-Authenticate: Bearer\`.
+unknown, mistyped (its checksum does not match), expired or revoked key gets \`401 UNAUTHENTICATED\` with
+\`WWW-Authenticate: Bearer\`; the message says which.
 
 ## Rate limits
 Each key has two fixed windows, a minute (reset at every whole minute) and a day (reset at 00:00 UTC), by
@@ -54,7 +55,7 @@ const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref
 
 const ERRORS: Record<string, [name: string, description: string]> = {
   400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
-  401: ['Unauthenticated', 'The API key is missing, unknown or revoked.'],
+  401: ['Unauthenticated', 'The API key is missing, unknown, mistyped, expired or revoked.'],
   404: ['NotFound', 'The requested resource could not be found.'],
   409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
   408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
