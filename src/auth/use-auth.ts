@@ -1,7 +1,6 @@
 import type { Step } from '../http/pipeline.js';
 import { appError, renderError } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
-import type { ServerContext } from '../http/server-context.js';
 import type { Authenticate } from './authenticate.js';
 
 /**

@@ -2,7 +2,7 @@ import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from './body.js';
 import { withoutRefSiblings } from './openapi-refs.js';
-import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, type RoutedField } from './rest-routes.js';
+import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './rest-routes.js';
 import { PLANS } from '../limits/plans.js';
 import { PAGE_SIZE } from '../domain/ids.js';
 import type { FieldLifecycle } from '../schema/pet.js';
@@ -141,7 +141,7 @@ function components(): OpenAPIV3.ComponentsObject {
 function errorStatuses({ route }: RoutedField): number[] {
   const statuses = new Set([400, 401, 408, 429, 431, 500, 503, ...(route.errors ?? [])]);
   if (BODY_TYPES[route.method]) [413, 415].forEach((s) => statuses.add(s));
-  if (route.method === 'POST') [409, 422].forEach((s) => statuses.add(s));
+  if (takesIdempotencyKey(route)) [409, 422].forEach((s) => statuses.add(s));
   if (route.path.includes(':')) statuses.add(404);
   return [...statuses].sort();
 }
@@ -190,9 +190,9 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     ...RATE_LIMIT_HEADERS, ...lifecycleHeaders,
     ...(route.location ? { Location: ref('headers', 'Location') } : {}),
     ...(paged ? { Link: ref('headers', 'Link') } : {}),
-    ...(route.method === 'POST' ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {}),
+    ...(takesIdempotencyKey(route) ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {}),
   };
-  if (route.method === 'POST') {
+  if (takesIdempotencyKey(route)) {
     operation.parameters = [...(operation.parameters ?? []), {
       name: 'Idempotency-Key',
       in: 'header',

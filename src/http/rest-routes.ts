@@ -39,6 +39,9 @@ export const REST_ROUTES = {
 /** A request body is the field's argument of this name, unwrapped: `POST /v1/pets` takes a NewPet itself. */
 export const BODY_ARGUMENT = 'input';
 
+/** Routes that create, and so take an Idempotency-Key (on /graphql, every mutation does). */
+export const takesIdempotencyKey = (route: RestRoute) => route.method === 'POST';
+
 /** Methods whose request carries a body (the route's BODY_ARGUMENT), and the media types each takes. */
 export const BODY_TYPES: Readonly<Partial<Record<RestRoute['method'], readonly string[]>>> = {
   POST: ['application/json'],

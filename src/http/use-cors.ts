@@ -1,5 +1,4 @@
 import type { Step } from './pipeline.js';
-import type { ServerContext } from './server-context.js';
 import { Response } from './fetch-api.js';
 
 /** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */

@@ -1,6 +1,5 @@
 import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
-import type { ServerContext } from './server-context.js';
 
 /** Seconds a client should wait before retrying, on another instance behind the load balancer. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;

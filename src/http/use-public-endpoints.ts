@@ -1,6 +1,5 @@
 import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
-import type { ServerContext } from './server-context.js';
 import { Response } from './fetch-api.js';
 
 export interface PublicEndpoint {

@@ -5,7 +5,6 @@ import { graphqlParams, type OperationChecker } from './graphql-params.js';
 import { FREE_ROOT_FIELDS } from '../limits/operation-limits.js';
 import { BODY_TYPES, REST_BASE, REST_ROUTES, routeKey, type RestRoute } from './rest-routes.js';
 import type { Route } from './routing.js';
-import type { ServerContext } from './server-context.js';
 
 /** REST routes of free fields (the quota look-up): they cost no point. */
 const FREE_ROUTES = new Set(Object.entries(REST_ROUTES)

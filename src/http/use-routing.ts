@@ -1,6 +1,5 @@
 import type { Step } from './pipeline.js';
 import type { ResolvedPath } from './routing.js';
-import type { ServerContext } from './server-context.js';
 
 /** First step of every request: what the path is, resolved once, for every later step to read. */
 export function useRouting(resolve: (pathname: string) => ResolvedPath): Step {

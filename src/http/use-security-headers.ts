@@ -1,5 +1,4 @@
 import type { Step } from './pipeline.js';
-import type { ServerContext } from './server-context.js';
 
 /**
  * On every response: no content sniffing, no Referer leaving a page of ours, and no caching of what

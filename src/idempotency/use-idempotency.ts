@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appError, renderError } from '../errors.js';
 import { Response } from '../http/fetch-api.js';
 import type { Step } from '../http/pipeline.js';
-import { REST_ROUTES, routeKey } from '../http/rest-routes.js';
+import { REST_ROUTES, routeKey, takesIdempotencyKey } from '../http/rest-routes.js';
 import type { ServerContext } from '../http/server-context.js';
 import { log } from '../log.js';
 import type { IdempotencyRecords } from './records.js';
@@ -11,7 +11,7 @@ import type { IdempotencyRecords } from './records.js';
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** REST routes that create: the POSTs. On /graphql, every mutation. */
-const CREATING_ROUTES = new Set(Object.values(REST_ROUTES).filter((r) => r.method === 'POST').map(routeKey));
+const CREATING_ROUTES = new Set(Object.values(REST_ROUTES).filter(takesIdempotencyKey).map(routeKey));
 
 /** What a replay gives back besides the status and body. */
 const KEPT_HEADERS = ['content-type', 'location'];

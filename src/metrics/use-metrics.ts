@@ -4,7 +4,6 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { appError, renderError } from '../errors.js';
 import { bearerToken } from '../auth/keys.js';
-import type { ServerContext } from '../http/server-context.js';
 import type { PublicEndpoint } from '../http/use-public-endpoints.js';
 import type { Metrics } from './metrics.js';
 import { Response } from '../http/fetch-api.js';

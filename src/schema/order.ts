@@ -1,8 +1,8 @@
 import { limitArgument } from '../domain/ids.js';
-import { orderNotFound, type OrderStatus } from '../domain/order.js';
+import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { builder } from './builder.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
-import { connectionField, CURSOR_DESCRIPTION, listPage } from './pages.js';
+import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './pages.js';
 import { statusEnum } from './status-enum.js';
 
 export const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order stands: placed → approved → delivered; placed or approved → cancelled.', {
@@ -34,6 +34,9 @@ Order.implement({
   }),
 });
 
+/** Both the list and the connection read the same keyset pages. */
+const fetchOrders: PageFetch<OrderRecord, OrderStatus> = ({ orders }, query) => orders.list(query);
+
 builder.queryField('orders', (t) =>
   t.field({
     type: [Order],
@@ -43,18 +46,13 @@ builder.queryField('orders', (t) =>
       status: t.arg({ type: OrderStatusEnum, description: 'Only orders with this status. Omitted: no filter.' }),
       cursor: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),
     },
-    resolve: async (_root, { limit, status, cursor }, context) => {
-      const of = { list: 'orders', status: status ?? undefined } as const;
-      const { items, next } = await listPage(context, of, limit, cursor, (q) => context.orders.list({ ...q, status: of.status }));
-      if (next) context.nextPage?.(next);
-      return items;
-    },
+    resolve: listResolver('orders', fetchOrders),
   }),
 );
 
 connectionField({
   field: 'ordersConnection', node: Order, list: 'orders', what: 'orders', statusEnum: OrderStatusEnum,
-  fetch: ({ orders }, query) => orders.list(query),
+  fetch: fetchOrders,
 });
 
 builder.queryField('order', (t) =>

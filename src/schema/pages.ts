@@ -27,6 +27,19 @@ export async function listPage<T extends { id: number }>(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PothosTypes = any;
 
+/** How a list reads a page from its store. */
+export type PageFetch<T, S extends string> = (context: Context, query: { limit: number; status?: S; after?: number }) => Promise<T[]>;
+
+/** The resolver of a plain list (`pets`, `orders`): one page, its next page's cursor told to REST (Link). */
+export function listResolver<T extends { id: number }, S extends string>(list: PageOf['list'], fetch: PageFetch<T, S>) {
+  return async (_root: unknown, args: { limit?: number | null; status?: S | null; cursor?: string | null }, context: Context) => {
+    const of = { list, status: args.status ?? undefined };
+    const { items, next } = await listPage(context, of, args.limit, args.cursor, (q) => fetch(context, { ...q, status: of.status }));
+    if (next) context.nextPage?.(next);
+    return items;
+  };
+}
+
 interface PageInfoShape { hasNextPage: boolean; endCursor: string | null }
 
 const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
@@ -46,7 +59,7 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   list: PageOf['list'];
   what: string;
   statusEnum: EnumRef<PothosTypes, S>;
-  fetch: (context: Context, query: { limit: number; status?: S; after?: number }) => Promise<T[]>;
+  fetch: PageFetch<T, S>;
 }) {
   const name = options.node.name;
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({

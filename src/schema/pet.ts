@@ -1,7 +1,8 @@
 import { limitArgument } from '../domain/ids.js';
+import type { PetRecord, PetStatus } from '../domain/pet.js';
 import { petNotFound } from '../domain/order.js';
 import { builder } from './builder.js';
-import { connectionField, CURSOR_DESCRIPTION, listPage } from './pages.js';
+import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './pages.js';
 import { PetStatusEnum } from './pet-status.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
 
@@ -34,6 +35,9 @@ Pet.implement({
   }),
 });
 
+/** Both the list and the connection read the same keyset pages. */
+const fetchPets: PageFetch<PetRecord, PetStatus> = ({ pets }, query) => pets.list(query);
+
 builder.queryField('pets', (t) =>
   t.field({
     type: [Pet],
@@ -43,18 +47,13 @@ builder.queryField('pets', (t) =>
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),
       cursor: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),
     },
-    resolve: async (_root, { limit, status, cursor }, context) => {
-      const of = { list: 'pets', status: status ?? undefined } as const;
-      const { items, next } = await listPage(context, of, limit, cursor, (q) => context.pets.list({ ...q, status: of.status }));
-      if (next) context.nextPage?.(next);
-      return items;
-    },
+    resolve: listResolver('pets', fetchPets),
   }),
 );
 
 connectionField({
   field: 'petsConnection', node: Pet, list: 'pets', what: 'animals', statusEnum: PetStatusEnum,
-  fetch: ({ pets }, query) => pets.list(query),
+  fetch: fetchPets,
 });
 
 builder.queryField('pet', (t) =>

@@ -1,5 +1,4 @@
 import type { Quota } from '../domain/quota.js';
-import { appError } from '../errors.js';
 import { builder } from './builder.js';
 
 const RateLimitWindow = builder.objectRef<Quota['windows'][number]>('RateLimitWindow').implement({

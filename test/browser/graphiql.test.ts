@@ -25,6 +25,14 @@ async function setHeaders(page: Page, headers: object) {
 }
 
 /** Monaco draws spaces as no-break spaces and wraps long lines: read text as a person would. */
+/** Replaces the text of the query editor, as a person pasting a query does. */
+async function replaceQuery(page: Page, text: string) {
+  await page.locator('.graphiql-query-editor .view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
 const textOf = async (locator: Locator) => (await locator.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
 const response = (page: Page) => textOf(page.locator('.graphiql-response'));
 
@@ -69,11 +77,7 @@ describe('GraphiQL in a browser, offline', () => {
     const page = await browser.page();
     await page.goto(`${api.url}/graphql`);
     await setHeaders(page, { Authorization: api.headers.authorization });
-    const query = page.locator('.graphiql-query-editor .view-lines');
-    await query.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText('{ pets(limit: 1) { name } }');
+    await replaceQuery(page, '{ pets(limit: 1) { name } }');
     // At once, before GraphiQL has read the new operation's name (it still holds ListPets).
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => response(page), { timeout: 10_000 }).toContain('"pets"');
@@ -87,11 +91,7 @@ describe('GraphiQL in a browser, offline', () => {
     const page = await browser.page();
     await page.goto(`${api.url}/graphql`);
     await setHeaders(page, { Authorization: api.headers.authorization });
-    const query = page.locator('.graphiql-query-editor .view-lines');
-    await query.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText('subscription { petChanged { kind pet { name } } }');
+    await replaceQuery(page, 'subscription { petChanged { kind pet { name } } }');
     await page.keyboard.press('Control+Enter');
     // The stream is open once GraphiQL shows its stop button; then the changes come.
     await expect.poll(() => page.getByRole('button', { name: /Stop/ }).count(), { timeout: 10_000 }).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import type { Step } from '../../src/http/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerContext } from '../../src/http/server-context.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** A step that fails on purpose when a request asks it to, in the hook the request names. */

@@ -54,7 +54,7 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('places one order for 50 identical concurrent POSTs with one key: 201s and 409 IDEMPOTENCY_IN_PROGRESS only', async () => {
+  it('creates one pet for 50 identical concurrent POSTs with one key, one order for 20: 201s and 409 IDEMPOTENCY_IN_PROGRESS only', async () => {
     const pet = (await api.post('/v1/pets', { name: 'Contested', categoryId: 1 })).body;
     const before = await pets.count();
     const key = fresh();
@@ -99,12 +99,9 @@ describe('Idempotency-Key', () => {
     async (key) => {
       const res = await fetch(`${api.url}/v1/pets`, {
         method: 'POST', headers: { ...api.headers, 'content-type': 'application/json', 'idempotency-key': key }, body: '{"name":"K","categoryId":1}',
-      }).catch(() => undefined);
-      // fetch itself refuses some header values (non-ASCII); the server refuses the rest.
-      if (res) {
-        expect(res.status).toBe(400);
-        expect((await res.json()).message).toMatch(/Idempotency-Key/);
-      }
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(/Idempotency-Key/);
     },
   );
 });

@@ -7,7 +7,7 @@ const servers = spawnedServers();
 
 describe('the service process', () => {
   it('logs where it listens and which database it uses', async () => {
-    const { server, store } = await servers.start();
+    const { server } = await servers.start();
     const url = await listeningUrl(server);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.output()).toContain(backend === 'mysql' ? '"database":"MySQL at' : '"database":"SQLite at');

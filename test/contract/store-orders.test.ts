@@ -6,7 +6,6 @@ beforeAll(async () => { api = await startServer(); });
 afterAll(async () => { await api?.close(); });
 
 const ORDER_FIELDS = ['complete', 'id', 'petId', 'placedAt', 'status'];
-const PET_FIELDS = ['categoryId', 'id', 'name', 'status'];
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const rateLimited = (headers: Headers) => {
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(headers.get(name), name).toMatch(/^\d+$/);
