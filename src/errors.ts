@@ -3,7 +3,7 @@ import { createGraphQLError } from '@graphql-tools/utils';
 import { GraphQLError } from 'graphql';
 import { explainUnknownField } from './domain/fixed-fields.js';
 import { log } from './log.js';
-import { Response } from './http/fetch-api.js';
+import { Response } from './pipeline/response.js';
 
 /** decisions.md, "Errors": the one table of codes both surfaces answer with. */
 export const STATUS = {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { answerClientError, answerConnect } from './http/client-errors.js';
+import { answerClientError, answerConnect } from './pipeline/client-errors.js';
 
 export interface RunningServer {
   readonly url: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openApiJson, printSdl } from '../src/http/documents.js';
+import { openApiJson, printSdl } from '../src/documents.js';
 import { schema } from '../src/schema/index.js';
 
 const committed = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');

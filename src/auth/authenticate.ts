@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
-import { limitsOf, type Plan } from '../limits/plans.js';
+import { limitsOf, type Plan } from '../domain/plans.js';
 import { log } from '../log.js';
 import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
 

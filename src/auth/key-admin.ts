@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
-import { isPlan, PLAN_NAMES, PLANS } from '../limits/plans.js';
+import { isPlan, PLAN_NAMES, PLANS } from '../domain/plans.js';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './keys.js';
 
 /** A mistake in what the operator asked for: shown as it is, exit code 2. */

@@ -1,6 +1,6 @@
-import type { Step } from '../http/pipeline.js';
+import type { Step } from '../pipeline/pipeline.js';
 import { appError, renderError } from '../errors.js';
-import { clientAddress } from '../http/client-address.js';
+import { clientAddress } from '../pipeline/client-address.js';
 import type { Authenticate } from './authenticate.js';
 
 /**

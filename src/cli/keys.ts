@@ -9,7 +9,7 @@ import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
 import { createDataSource } from '../db/data-source.js';
 import { migrate } from '../db/migrate.js';
-import { limitsOf, PLAN_NAMES } from '../limits/plans.js';
+import { limitsOf, PLAN_NAMES } from '../domain/plans.js';
 
 const HELP = `Manage API keys.
 

@@ -1,6 +1,6 @@
 /** `npm run schema`: regenerates the committed schema files; the drift test fails until they are. */
 import { writeFileSync } from 'node:fs';
-import { openApiJson, printSdl } from '../http/documents.js';
+import { openApiJson, printSdl } from '../documents.js';
 import { schema } from '../schema/index.js';
 
 const files = { 'schema/schema.graphql': printSdl(schema), 'schema/openapi.json': openApiJson(schema) };

@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import type { Plan } from '../limits/plans.js';
+import type { Plan } from '../domain/plans.js';
 import { bigintAsNumber } from './pet.entity.js';
 
 export interface ApiKeyRecord {

@@ -8,7 +8,7 @@ import type { PetRecord } from '../domain/pet.js';
 import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { GET_PET, placeholders, toPet } from './pets.js';
-import { keysetPages } from './pages.js';
+import { keysetPages } from './keyset.js';
 import { FOR_UPDATE, prepared, type Row, type Statements } from './prepared.js';
 
 const COLUMNS = 'id, pet_id AS petId, status, placed_at AS placedAt';

@@ -3,7 +3,7 @@ import { appError } from '../errors.js';
 import type { PetRecord, PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
-import { keysetPages } from './pages.js';
+import { keysetPages } from './keyset.js';
 import { FOR_UPDATE, prepared, type Row } from './prepared.js';
 
 export const PET_COLUMNS = 'id, name, category_id AS categoryId, status';

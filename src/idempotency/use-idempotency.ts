@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { appError, renderError } from '../errors.js';
-import { Response } from '../http/fetch-api.js';
-import type { Step } from '../http/pipeline.js';
-import { REST_ROUTES, routeKey, takesIdempotencyKey } from '../http/rest-routes.js';
-import type { ServerContext } from '../http/server-context.js';
+import { Response } from '../pipeline/response.js';
+import type { Step } from '../pipeline/pipeline.js';
+import { REST_ROUTES, routeKey, takesIdempotencyKey } from '../rest/routes.js';
+import type { ServerContext } from '../pipeline/context.js';
 import { log } from '../log.js';
 import type { IdempotencyRecords } from './records.js';
 

@@ -1,7 +1,7 @@
-import type { Step } from '../http/pipeline.js';
+import type { Step } from '../pipeline/pipeline.js';
 import type { LimitsConfig } from '../config.js';
 import { appError, renderError } from '../errors.js';
-import type { ServerContext } from '../http/server-context.js';
+import type { ServerContext } from '../pipeline/context.js';
 import type { Limits, Subject } from './limiters.js';
 
 /**

@@ -2,7 +2,7 @@ import { limitArgument } from '../domain/ids.js';
 import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import { builder } from './builder.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
-import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './pages.js';
+import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './lists.js';
 import { statusEnum } from './status-enum.js';
 
 export const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order stands: placed → approved → delivered; placed or approved → cancelled.', {

@@ -2,7 +2,7 @@ import { limitArgument } from '../domain/ids.js';
 import type { PetRecord, PetStatus } from '../domain/pet.js';
 import { petNotFound } from '../domain/order.js';
 import { builder } from './builder.js';
-import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './pages.js';
+import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './lists.js';
 import { PetStatusEnum } from './pet-status.js';
 import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
 

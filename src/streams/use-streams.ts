@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Authenticate } from '../auth/authenticate.js';
 import { appError, renderError } from '../errors.js';
-import type { Step } from '../http/pipeline.js';
+import type { Step } from '../pipeline/pipeline.js';
 import { LEASE_MS, type StreamSlots } from './stream-slots.js';
 
 export interface StreamOptions {

@@ -1,4 +1,4 @@
-import type { Step } from '../../src/http/pipeline.js';
+import type { Step } from '../../src/pipeline/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 

@@ -3,7 +3,7 @@ import { revokeKey } from '../../src/auth/key-admin.js';
 import { loadConfig } from '../../src/config.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
-import { graphiqlFetcher, operationsIn } from '../../src/http/graphiql-fetcher.js';
+import { graphiqlFetcher, operationsIn } from '../../src/pages/graphiql-fetcher.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { subscribe, type EventStream } from '../support/sse.js';
 

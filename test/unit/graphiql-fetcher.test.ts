@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operationsIn } from '../../src/http/graphiql-fetcher.js';
+import { operationsIn } from '../../src/pages/graphiql-fetcher.js';
 
 describe("GraphiQL fetcher's reading of operations", () => {
   it.each([

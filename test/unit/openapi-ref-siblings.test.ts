@@ -1,7 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { completeOpenApi } from '../../src/http/openapi.js';
-import { sofaDocumentOf } from '../../src/http/documents.js';
+import { completeOpenApi } from '../../src/rest/openapi.js';
+import { sofaDocumentOf } from '../../src/documents.js';
 import { schema } from '../../src/schema/index.js';
 
 const PET_STATUS = { $ref: '#/components/schemas/PetStatus' };

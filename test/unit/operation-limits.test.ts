@@ -1,6 +1,6 @@
 import { getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { checkOperation, parseWithin } from '../../src/limits/operation-limits.js';
+import { checkOperation, parseWithin } from '../../src/graphql/operation-limits.js';
 
 const limits = { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10 };
 const check = (query: string, operationName?: string, own = limits) => checkOperation(parse(query), operationName, own);

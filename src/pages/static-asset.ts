@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { Response } from './fetch-api.js';
+import { Response } from '../pipeline/response.js';
 
 /**
  * A fixed response body served from memory. Compressed on first demand, once: the GraphiQL page is

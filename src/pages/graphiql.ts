@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { contentSecurityPolicy, inlineScriptHashes } from './content-security-policy.js';
 import { fetcherScript } from './graphiql-fetcher.js';
-import { GRAPHQL_PATH } from './graphql.js';
+import { GRAPHQL_PATH } from '../graphql/yoga.js';
 import { staticAsset } from './static-asset.js';
 
 const EXAMPLE = `# Welcome to the Animal Store API.

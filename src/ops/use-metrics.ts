@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Step } from '../http/pipeline.js';
+import type { Step } from '../pipeline/pipeline.js';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { appError, renderError } from '../errors.js';
 import { bearerToken } from '../auth/keys.js';
-import type { PublicEndpoint } from '../http/use-public-endpoints.js';
+import type { PublicEndpoint } from '../pipeline/use-public-endpoints.js';
 import type { Metrics } from './metrics.js';
-import { Response } from '../http/fetch-api.js';
+import { Response } from '../pipeline/response.js';
 
 /** Request count and latency by route and status, and refusals by reason, for every response. */
 export function useMetrics(metrics: Metrics): Step {

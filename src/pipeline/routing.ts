@@ -1,6 +1,6 @@
 import type { Surface } from '../errors.js';
-import { GRAPHQL_PATH } from './graphql.js';
-import { REST_BASE, REST_ROUTES, routeKey } from './rest-routes.js';
+import { GRAPHQL_PATH } from '../graphql/yoga.js';
+import { REST_BASE, REST_ROUTES, routeKey } from '../rest/routes.js';
 import type { PublicEndpoint } from './use-public-endpoints.js';
 
 /** An authenticated API path: the methods it answers, each with its REST route key ('' for GraphQL). */

@@ -1,6 +1,6 @@
 import { fixedFieldReason } from '../domain/fixed-fields.js';
 import { appError, mostSevere, renderError, toAppError, type AppError } from '../errors.js';
-import { BODY_ARGUMENT } from './rest-routes.js';
+import { BODY_ARGUMENT } from './routes.js';
 
 /**
  * graphql-js words a bad argument as a GraphQL variable (`Variable "$input" got invalid value … at

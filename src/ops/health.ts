@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { within } from '../db/deadline.js';
-import type { RedisConnection } from '../limits/redis.js';
-import { Response } from './fetch-api.js';
+import type { RedisConnection } from '../redis.js';
+import { Response } from '../pipeline/response.js';
 
 /** A probe answers within its load balancer's timeout, whatever the database does. */
 const PROBE_QUERY_MS = 1_000;

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { PublicEndpoint } from './use-public-endpoints.js';
+import type { PublicEndpoint } from '../pipeline/use-public-endpoints.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { REST_BASE } from './rest-routes.js';
+import { REST_BASE } from '../rest/routes.js';
 import { staticAsset } from './static-asset.js';
 
 // Relative URLs, so the page also works behind a proxy that mounts the API under another path.

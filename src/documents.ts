@@ -1,8 +1,8 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
-import { loadConfig } from '../config.js';
-import { completeOpenApi } from './openapi.js';
-import { createRest } from './rest.js';
+import { loadConfig } from './config.js';
+import { completeOpenApi } from './rest/openapi.js';
+import { createRest } from './rest/surface.js';
 
 /** The SDL as committed in schema/schema.graphql. */
 export function printSdl(schema: GraphQLSchema): string {

@@ -1,7 +1,7 @@
 import type { DocumentNode, OperationTypeNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
-import { checkOperation, parseWithin } from '../limits/operation-limits.js';
+import { checkOperation, parseWithin } from './operation-limits.js';
 
 /** The GraphQL-over-HTTP parameters of one request, as yoga reads them. */
 export interface GraphQLParams {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { log } from '../log.js';
-import type { Step } from './pipeline.js';
+import type { Step } from '../pipeline/pipeline.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 

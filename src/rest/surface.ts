@@ -9,11 +9,11 @@ import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
 import type { FieldLifecycle } from '../schema/pet.js';
-import { renderRestErrors } from './rest-errors.js';
-import { restExecutor } from './rest-execute.js';
-import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey, type RestRoute } from './rest-routes.js';
-import { Response } from './fetch-api.js';
-import type { ServerContext } from './server-context.js';
+import { renderRestErrors } from './errors.js';
+import { restExecutor } from './execute.js';
+import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey, type RestRoute } from './routes.js';
+import { Response } from '../pipeline/response.js';
+import type { ServerContext } from '../pipeline/context.js';
 
 export interface RestSurface {
   handle(request: Request, serverContext: ServerContext): Promise<Response>;

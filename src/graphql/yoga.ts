@@ -2,8 +2,8 @@ import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql';
 import { processRegularResult, YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { mostSevere, toAppError } from '../errors.js';
 import { log } from '../log.js';
-import { createJitExecutor } from './jit-execute.js';
-import type { ServerContext } from './server-context.js';
+import { createJitExecutor } from './execute.js';
+import type { ServerContext } from '../pipeline/context.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -24,7 +24,7 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
   };
 }
 
-/** Queries and mutations a client sends again run compiled (graphql-jit); see jit-execute.ts. */
+/** Queries and mutations a client sends again run compiled (graphql-jit); see execute.ts. */
 function useJit(): Plugin {
   const jit = createJitExecutor();
   return {

@@ -1,5 +1,5 @@
 import type { Step } from './pipeline.js';
-import { Response } from './fetch-api.js';
+import { Response } from './response.js';
 
 /** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
 const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];

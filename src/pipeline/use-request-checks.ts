@@ -1,9 +1,9 @@
 import type { Step } from './pipeline.js';
 import { appError, renderError, toAppError, type AppError } from '../errors.js';
 import { readJsonBody } from './body.js';
-import { graphqlParams, type OperationChecker } from './graphql-params.js';
-import { FREE_ROOT_FIELDS } from '../limits/operation-limits.js';
-import { BODY_TYPES, REST_BASE, REST_ROUTES, routeKey, type RestRoute } from './rest-routes.js';
+import { graphqlParams, type OperationChecker } from '../graphql/params.js';
+import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
+import { BODY_TYPES, REST_BASE, REST_ROUTES, routeKey, type RestRoute } from '../rest/routes.js';
 import type { Route } from './routing.js';
 
 /** REST routes of free fields (the quota look-up): they cost no point. */

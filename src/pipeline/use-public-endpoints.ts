@@ -1,6 +1,6 @@
 import type { Step } from './pipeline.js';
 import { appError, renderError } from '../errors.js';
-import { Response } from './fetch-api.js';
+import { Response } from './response.js';
 
 export interface PublicEndpoint {
   /** Answers a GET (and, without its body, a HEAD). */

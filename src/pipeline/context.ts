@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppError } from '../errors.js';
 import type { WindowState } from '../limits/headers.js';
-import type { GraphQLRequest } from './graphql-params.js';
+import type { GraphQLRequest } from '../graphql/params.js';
 import type { Route } from './routing.js';
 
 /** Per-request state the plugins hand to each other; it lives exactly as long as the request. */

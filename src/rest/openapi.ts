@@ -1,9 +1,9 @@
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
-import { BODY_LIMIT_BYTES } from './body.js';
+import { BODY_LIMIT_BYTES } from '../pipeline/body.js';
 import { withoutRefSiblings } from './openapi-refs.js';
-import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './rest-routes.js';
-import { PLANS } from '../limits/plans.js';
+import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './routes.js';
+import { PLANS } from '../domain/plans.js';
 import { PAGE_SIZE } from '../domain/ids.js';
 import type { FieldLifecycle } from '../schema/pet.js';
 

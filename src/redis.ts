@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { log } from '../log.js';
+import { log } from './log.js';
 
 export interface RedisConnection {
   readonly client: Redis;

@@ -1,5 +1,5 @@
 import { renderError, toAppError } from '../errors.js';
-import type { ServerContext } from './server-context.js';
+import type { ServerContext } from './context.js';
 
 export interface RequestStepPayload {
   readonly request: Request;

@@ -1,9 +1,9 @@
 import { Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { toAppError } from '../errors.js';
-import { checkOperation } from '../limits/operation-limits.js';
-import { createJitExecutor } from './jit-execute.js';
-import { REST_BASE, REST_ROUTES, type RestRoute } from './rest-routes.js';
+import { checkOperation } from '../graphql/operation-limits.js';
+import { createJitExecutor } from '../graphql/execute.js';
+import { REST_BASE, REST_ROUTES, type RestRoute } from './routes.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
