@@ -1,48 +1,47 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import { createAuthenticator } from './auth/authenticate.js';
-import { useIdentify, useRequireKey } from './auth/use-auth.js';
+import { hasKey, useIdentify, useRequireKey } from './auth/use-auth.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
 import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
-import { createCursors } from './domain/cursor.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
 import { loadSecret } from './db/secrets.js';
-import { createChangeEvents } from './events/change-events.js';
 import { openApiJson } from './documents.js';
-import { graphiqlPage } from './pages/graphiql.js';
-import { createOperationChecker } from './graphql/params.js';
-import { createGraphQL, GRAPHQL_PATH } from './graphql/yoga.js';
-import { createHealth } from './ops/health.js';
-import { createPipeline, type Step } from './pipeline/pipeline.js';
-import { restDocs } from './pages/rest-docs.js';
-import { REST_BASE } from './rest/routes.js';
-import { createRest } from './rest/surface.js';
-import { createRouter } from './pipeline/routing.js';
-import type { ServerContext } from './pipeline/context.js';
-import { staticAsset } from './pages/static-asset.js';
-import { useCors } from './pipeline/use-cors.js';
-import { useDraining } from './pipeline/use-draining.js';
-import { takesBrowserPage, usePublicEndpoints, type PublicEndpoint } from './pipeline/use-public-endpoints.js';
-import { useRejection, useRequestChecks } from './pipeline/use-request-checks.js';
-import { useRequestLog } from './ops/use-request-log.js';
-import { useRouting } from './pipeline/use-routing.js';
-import { useSecurityHeaders } from './pipeline/use-security-headers.js';
+import { createCursors } from './domain/cursor.js';
+import { createChangeEvents } from './events/change-events.js';
+import { createGraphQL, GRAPHQL_PATH } from './graphql/surface.js';
+import { databaseRecords, redisRecords } from './idempotency/records.js';
+import { useIdempotency } from './idempotency/use-idempotency.js';
 import { createLimits } from './limits/limiters.js';
-import { connectRedis } from './redis.js';
-import { useRateLimit } from './limits/use-rate-limit.js';
+import { quotaOf, useRateLimit } from './limits/use-rate-limit.js';
 import { log } from './log.js';
+import { createHealth } from './ops/health.js';
 import { createMetrics } from './ops/metrics.js';
 import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './ops/use-metrics.js';
+import { useRequestLog } from './ops/use-request-log.js';
+import { graphiqlPage } from './pages/graphiql.js';
+import { restDocs } from './pages/rest-docs.js';
+import { staticAsset } from './pages/static-asset.js';
+import type { ServerContext } from './pipeline/context.js';
+import { createPipeline, type Step } from './pipeline/pipeline.js';
+import { createRouter, type PublicEndpoint } from './pipeline/routing.js';
+import { useCors } from './pipeline/use-cors.js';
+import { useDraining } from './pipeline/use-draining.js';
+import { takesBrowserPage, usePublicEndpoints } from './pipeline/use-public-endpoints.js';
+import { useRejection, useRequestChecks } from './pipeline/use-request-checks.js';
+import { useRouting } from './pipeline/use-routing.js';
+import { useSecurityHeaders } from './pipeline/use-security-headers.js';
+import { connectRedis } from './redis.js';
+import { REST_BASE } from './rest/routes.js';
+import { createRest } from './rest/surface.js';
 import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
 import { Loaders } from './schema/loaders.js';
 import { createStreamSlots } from './streams/stream-slots.js';
 import { useStreams } from './streams/use-streams.js';
-import { databaseRecords, redisRecords } from './idempotency/records.js';
-import { useIdempotency } from './idempotency/use-idempotency.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
@@ -84,27 +83,20 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const events = createChangeEvents(redis && config.redisUrl
     ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined);
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
-  const context = (serverContext: object): Context => {
-    const request = serverContext as Partial<ServerContext>;
-    return {
-      pets, orders, events, cursors, loaders: new Loaders(pets, orders), signal: request.streamSignal,
-      nextPage: (cursor) => { request.nextCursor = cursor; },
-      quota: () => (request.counted && request.caller?.kind === 'key' ? {
-        plan: request.caller.key.plan,
-        windows: request.counted.windows.map((w) => ({
-          name: w.name, limit: w.limit, remaining: w.remaining, reset: Math.ceil((request.counted!.at + w.msBeforeReset) / 1000),
-        })),
-      } : undefined),
-    };
-  };
+  // One resolver context per request, on both surfaces; what it reads of the request is set by then.
+  const context = (request: ServerContext): Context => ({
+    pets, orders, events, cursors, loaders: new Loaders(pets, orders),
+    requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
+  });
   const rest = createRest(schema, context, config.graphql);
-  const graphql = createGraphQL(schema, context, [useGraphQLMetrics(metrics)]);
+  const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics)]);
   const health = createHealth(dataSource, redis);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
-  const graphiql = await graphiqlPage();
+  const graphiql = await graphiqlPage(GRAPHQL_PATH);
   let draining = false;
 
   const route = createRouter({
+    api: [rest.routes, graphql.routes],
     // Answered before anything is counted: load balancers and scrapers probe often.
     probes: {
       '/healthz': { get: health.healthz },
@@ -115,39 +107,36 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     pages: {
       [`${REST_BASE}/openapi.json`]: { get: openApi },
       [GRAPHQL_PATH]: { get: graphiql, takes: takesBrowserPage } satisfies PublicEndpoint,
-      ...restDocs(),
+      ...restDocs(REST_BASE),
     },
   });
 
-  const pipeline = createPipeline(
-    // The request pipeline, in order.
-    [
-      useRouting(route),
-      useRequestLog(),
-      useMetrics(metrics),
-      useSecurityHeaders(),
-      useDraining(() => draining),
-      useCors(config.corsOrigins),
-      usePublicEndpoints('probe'),
-      useIdentify(authenticate, config.trustProxyHops),
-      useRequestChecks(createOperationChecker(config.graphql)),
-      useRateLimit(limits, config.limits),
-      usePublicEndpoints('page'),
-      useRequireKey(),
-      useRejection(),
-      useStreams({
-        slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix }),
-        perKey: config.subscriptionsPerKey,
-        authenticate,
-        recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
-      }),
-      useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix) : databaseRecords(dataSource, () => clock.now())),
-      ...steps,
-    ],
-    (request, serverContext) => (serverContext.route.surface === 'graphql'
-      ? graphql.handle(request, serverContext)
-      : rest.handle(request, serverContext)),
-  );
+  const pipeline = createPipeline([
+    // The request pipeline, in order; the response hooks run in the reverse order.
+    useRouting(route),
+    useRequestLog(),
+    useMetrics(metrics),
+    useSecurityHeaders(),
+    useDraining(() => draining),
+    useCors(config.corsOrigins),
+    usePublicEndpoints('probe'),
+    useIdentify(authenticate, config.trustProxyHops),
+    // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
+    useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
+    graphql.operationStep,
+    useRateLimit(limits, config.limits),
+    usePublicEndpoints('page'),
+    useRequireKey(),
+    useRejection(),
+    useStreams({
+      slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix }),
+      perKey: config.subscriptionsPerKey,
+      authenticate,
+      recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
+    }),
+    useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix) : databaseRecords(dataSource, () => clock.now())),
+    ...steps,
+  ]);
   const handle = createServerAdapter<ServerContext>(pipeline);
 
   return {

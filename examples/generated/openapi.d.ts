@@ -747,7 +747,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. */
+                /** @description The identifier of the order. */
                 orderId: number;
             };
             cookie?: never;
@@ -784,7 +784,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. */
+                /** @description The identifier of the order. */
                 orderId: number;
             };
             cookie?: never;

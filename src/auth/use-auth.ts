@@ -1,7 +1,20 @@
-import type { Step } from '../pipeline/pipeline.js';
-import { appError, renderError } from '../errors.js';
+import { appError } from '../errors.js';
 import { clientAddress } from '../pipeline/client-address.js';
-import type { Authenticate } from './authenticate.js';
+import type { ServerContext } from '../pipeline/context.js';
+import type { Step } from '../pipeline/pipeline.js';
+import type { Authenticate, Caller } from './authenticate.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** Who is calling: a key, or an anonymous client (set by useIdentify). */
+    caller?: Caller;
+    /** The client's address, as TRUST_PROXY says to read it. */
+    address?: string;
+  }
+}
+
+/** The request carries a valid key: it may be checked, costed and run. */
+export const hasKey = (serverContext: ServerContext): boolean => serverContext.caller?.kind === 'key';
 
 /**
  * Works out who is calling; answers nothing itself, so limits can count anonymous requests too. When the
@@ -25,11 +38,10 @@ export function useIdentify(authenticate: Authenticate, trustProxyHops: number):
 /** Past this point every request needs a valid key: 401 UNAUTHENTICATED with WWW-Authenticate otherwise. */
 export function useRequireKey(): Step {
   return {
-    onRequest({ serverContext: { caller, route }, endResponse }) {
+    onRequest({ serverContext: { caller } }) {
       if (caller?.kind === 'key') return;
       const challenge = caller?.sentToken ? 'Bearer realm="animal-store", error="invalid_token"' : 'Bearer realm="animal-store"';
-      const error = appError('UNAUTHENTICATED', caller?.problem ?? 'An API key is required');
-      endResponse(renderError(error, route.surface, { 'WWW-Authenticate': challenge }));
+      throw appError('UNAUTHENTICATED', caller?.problem ?? 'An API key is required', { headers: { 'WWW-Authenticate': challenge } });
     },
   };
 }

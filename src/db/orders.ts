@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../clock.js';
 import {
-  checkTransition, isComplete, notOrderable, orderNotFound, ORDERABLE, PET_STATUS_OF_ORDER, petNotFound,
+  checkTransition, isComplete, notOrderable, orderNotFound, ORDERABLE, PET_STATUS_OF_ORDER,
   type OrderRecord, type OrderStatus,
 } from '../domain/order.js';
-import type { PetRecord } from '../domain/pet.js';
+import { petNotFound, type PetRecord } from '../domain/pet.js';
 import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { GET_PET, placeholders, toPet } from './pets.js';

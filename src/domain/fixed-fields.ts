@@ -20,12 +20,3 @@ const FIXED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> =
 export function fixedFieldReason(type: string, field: string): string | undefined {
   return Object.hasOwn(FIXED_FIELDS, type) && Object.hasOwn(FIXED_FIELDS[type]!, field) ? FIXED_FIELDS[type]![field] : undefined;
 }
-
-const UNKNOWN_FIELD = /Field "(\w+)" is not defined by type "(\w+)"\.?/;
-
-/** graphql-js's "Field "x" is not defined by type "T"", with the reason when there is one. */
-export function explainUnknownField(message: string): string {
-  const match = UNKNOWN_FIELD.exec(message);
-  const reason = match && fixedFieldReason(match[2]!, match[1]!);
-  return reason ? message.replace(UNKNOWN_FIELD, (found) => `${found.replace(/\.$/, '')}: ${reason}.`) : message;
-}

@@ -19,9 +19,3 @@ export function pageSize(limit: number | null | undefined): number {
   }
   return size;
 }
-
-/** The `limit` argument of every list, as both surfaces document it. */
-export const limitArgument = (what: string) => ({
-  defaultValue: PAGE_SIZE.default,
-  description: `The maximum number of ${what} returned: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
-});

@@ -51,5 +51,4 @@ export function checkTransition(orderId: number, from: OrderStatus, to: OrderSta
 
 export const notOrderable = (petId: number, status: PetStatus) =>
   appError('CONFLICT', `Pet ${petId} is ${status}, not ${ORDERABLE}: it cannot be ordered`);
-export const petNotFound = (petId: number) => appError('NOT_FOUND', `Pet ${petId} not found`);
 export const orderNotFound = (orderId: number) => appError('NOT_FOUND', `Order ${orderId} not found`);

@@ -48,3 +48,5 @@ export function checkPetChange(change: PetChange): { name?: string; categoryId?:
   if (typeof change.name === 'string') checkName(change.name);
   return change as { name?: string; categoryId?: number };
 }
+
+export const petNotFound = (petId: number) => appError('NOT_FOUND', `Pet ${petId} not found`);

@@ -1,10 +1,21 @@
 import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
+import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ChangeEvents, OrderEvent, PetEvent } from '../domain/events.js';
 import { log } from '../log.js';
 
+/** A stream of changes, listening from the moment it is made (not from its first read). */
+export interface LiveStream<T> extends AsyncIterableIterator<T> {
+  /**
+   * Settles once every change published from now on, on any instance, reaches this stream: at once in
+   * process; with Redis, once Redis has confirmed the subscription to its channel (or refused it: warned).
+   */
+  readonly ready: Promise<void>;
+}
+
 export interface ChangeEventBus extends ChangeEvents {
+  pets(signal?: AbortSignal): LiveStream<PetEvent>;
+  orders(signal?: AbortSignal): LiveStream<OrderEvent>;
   /** Ends every open stream (shutdown), and stops listening to Redis. */
   close(): Promise<void>;
   readonly describe: string;
@@ -20,6 +31,8 @@ type Topics = Record<string, [PetEvent | OrderEvent]>;
 export function createChangeEvents(redis: { url: string; publisher: Redis; prefix: string } | undefined): ChangeEventBus {
   let subscriber: Redis | undefined;
   let eventTarget: PubSubEventTarget<Topics> | undefined;
+  // Each channel's subscription, settled once Redis confirmed it: what a stream's `ready` waits for.
+  const subscribed = new Map<string, Promise<void>>();
   if (redis) {
     // A connection in subscriber mode can do nothing else: one of its own, which waits out outages
     // (its subscriptions are renewed on reconnect) instead of failing fast like the limits' connection.
@@ -29,8 +42,15 @@ export function createChangeEvents(redis: { url: string; publisher: Redis; prefi
     const publisher = { publish: (channel: string, message: string) => redis.publisher.publish(channel, message).catch(warn) };
     const subscribing = {
       on: subscriber.on.bind(subscriber),
-      subscribe: (channel: string) => subscriber!.subscribe(channel).catch(warn),
-      unsubscribe: (channel: string) => subscriber!.unsubscribe(channel).catch(warn),
+      subscribe: (channel: string) => {
+        const confirmed = subscriber!.subscribe(channel).then(() => undefined, warn);
+        subscribed.set(channel, confirmed);
+        return confirmed;
+      },
+      unsubscribe: (channel: string) => {
+        subscribed.delete(channel);
+        return subscriber!.unsubscribe(channel).catch(warn);
+      },
     };
     eventTarget = createRedisEventTarget({ publishClient: publisher as never, subscribeClient: subscribing as never });
   }
@@ -38,24 +58,47 @@ export function createChangeEvents(redis: { url: string; publisher: Redis; prefi
   const prefix = redis ? `${redis.prefix}:events:` : 'events:';
   const open = new Set<() => void>();
 
-  /** A topic's events until the subscriber returns the stream, `signal` aborts, or the bus closes. */
-  function stream<T>(topic: string, signal?: AbortSignal): AsyncIterableIterator<T> {
-    return new Repeater<T>(async (push, stop) => {
-      const source = pubsub.subscribe(prefix + topic)[Symbol.asyncIterator]();
-      const end = () => stop();
-      open.add(end);
-      signal?.addEventListener('abort', end, { once: true });
-      if (signal?.aborted) end();
-      void stop.then(() => source.return?.());
-      try {
-        for (let next = await Promise.race([source.next(), stop]); next && !next.done; next = await Promise.race([source.next(), stop])) {
-          await push(next.value as T);
-        }
-      } finally {
-        open.delete(end);
-        stop();
-      }
+  /**
+   * A topic's events until the subscriber returns the stream, `signal` aborts, or the bus closes. It
+   * listens from the moment it is made, while its subscription is being answered, not from the client's
+   * first read: a client that has its answer hears every change committed after it (in process; through
+   * Redis, once `ready`).
+   */
+  function stream<T>(topic: string, signal?: AbortSignal): LiveStream<T> {
+    const channel = prefix + topic;
+    const source = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterator<T>;
+    // pubsub's iterator adds its listener on its first read: that read is made now, and kept for the first next().
+    let first: Promise<IteratorResult<T>> | undefined = source.next();
+    const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
+    let stopped = false;
+    let stop!: () => void;
+    const stopping = new Promise<IteratorReturnResult<undefined>>((resolve) => {
+      stop = () => {
+        if (stopped) return;
+        stopped = true;
+        open.delete(stop);
+        signal?.removeEventListener('abort', stop);
+        void source.return?.();
+        resolve(done);
+      };
     });
+    open.add(stop);
+    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    return {
+      ready: subscribed.get(channel) ?? Promise.resolve(),
+      next() {
+        if (stopped) return Promise.resolve(done);
+        const read = first ?? source.next();
+        first = undefined;
+        return Promise.race([read, stopping]);
+      },
+      return() {
+        stop();
+        return Promise.resolve(done);
+      },
+      [Symbol.asyncIterator]() { return this; },
+    };
   }
 
   return {

@@ -1,8 +1,9 @@
 import {
-  execute, getLocation, getOperationAST, getVariableValues, GraphQLError, visit,
+  execute, getLocation, getOperationAST, GraphQLError, visit,
   type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode, type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { coerceVariables } from './coerce.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
@@ -50,9 +51,10 @@ const COMPILE_ON_RUN = 2;
 /**
  * Runs a query or mutation through graphql-jit: the document compiled once to JavaScript, then every run
  * of it skips graphql-js's walk of the selection for each field of each item. The variables are coerced
- * by graphql-js first, exactly as execute() does, so every message about a bad argument stays graphql-js's
- * (graphql-jit words them differently, and leaves input fields' defaults out); the compiled query runs
- * with the coerced values. Anything it cannot compile (and subscriptions) runs on `fallback`.
+ * first, as graphql-js's execute() does and in its words (graphql-jit words them differently, and leaves
+ * input fields' defaults out), each problem also said as data for REST; the compiled query runs with the
+ * coerced values. Anything it cannot compile (and subscriptions) runs on `fallback`, once its variables
+ * are known to be good, so its errors are the same.
  *
  * One executor serves one schema: compiled queries are kept per document, which the parse caches keep
  * alive while they are in use.
@@ -79,9 +81,10 @@ export function createJitExecutor() {
 
   return function jitExecute(args: ExecutionArgs, fallback: Execute = execute): Promise<ExecutionResult> | ExecutionResult {
     const compiled = args.fieldResolver || args.typeResolver ? null : compiledFor(args);
-    if (!compiled) return fallback(args);
-    const coerced = getVariableValues(args.schema, compiled.operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
+    const operation = compiled ? compiled.operation : getOperationAST(args.document, args.operationName);
+    const coerced = coerceVariables(args.schema, operation?.variableDefinitions ?? [], args.variableValues ?? {});
     if (coerced.errors) return { errors: coerced.errors };
+    if (!compiled) return fallback(args);
     const result = compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) as Promise<ExecutionResult> | ExecutionResult;
     return result instanceof Promise ? result.then((done) => located(done, compiled.fields)) : located(result, compiled.fields);
   };

@@ -1,31 +1,33 @@
 import { createHash } from 'node:crypto';
-import { appError, renderError } from '../errors.js';
-import { Response } from '../pipeline/response.js';
-import type { Step } from '../pipeline/pipeline.js';
-import { REST_ROUTES, routeKey, takesIdempotencyKey } from '../rest/routes.js';
-import type { ServerContext } from '../pipeline/context.js';
+import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
+import type { ServerContext } from '../pipeline/context.js';
+import type { Step } from '../pipeline/pipeline.js';
+import { Response } from '../pipeline/response.js';
 import type { IdempotencyRecords } from './records.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** The Idempotency-Key this request claimed: its response is kept, or the claim released. */
+    idempotency?: { readonly id: string; readonly fingerprint: string };
+  }
+}
 
 /** IETF httpapi Idempotency-Key draft: a key is a string; ours are 1 to 255 visible ASCII characters. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** REST routes that create: the POSTs. On /graphql, every mutation. */
-const CREATING_ROUTES = new Set(Object.values(REST_ROUTES).filter(takesIdempotencyKey).map(routeKey));
 
 /** What a replay gives back besides the status and body. */
 const KEPT_HEADERS = ['content-type', 'location'];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const takesKey = (serverContext: ServerContext) => (serverContext.restRoute
-  ? CREATING_ROUTES.has(serverContext.restRoute)
-  : serverContext.graphql?.kind === 'mutation');
+/** REST routes that create take a key; on /graphql, every mutation does. */
+const takesKey = ({ endpoint, graphql }: ServerContext) => Boolean(endpoint?.takesIdempotencyKey || graphql?.kind === 'mutation');
 
 /** A GraphQL answer with errors is a failure too, though its status may be 200. */
-const failed = (status: number, body: string, surface: string) => {
+const failed = (status: number, body: string, { graphql }: ServerContext) => {
   if (status >= 400) return true;
-  if (surface !== 'graphql') return false;
+  if (!graphql) return false;
   try { return Boolean((JSON.parse(body) as { errors?: unknown[] }).errors?.length); } catch { return true; }
 };
 
@@ -37,35 +39,32 @@ const failed = (status: number, body: string, surface: string) => {
  * is released, and the request may be tried again. Runs after the request was counted and checked.
  */
 export function useIdempotency(records: IdempotencyRecords): Step {
-  const unavailable = (error: unknown) => {
+  const unavailable = (error: unknown): AppError => {
     log.warn({ err: error }, 'idempotency records unreachable');
     return appError('UNAVAILABLE', 'Idempotency-Key cannot be honoured right now; retry shortly');
   };
   return {
     onRequest({ request, url, serverContext, endResponse }) {
       const given = request.headers.get('idempotency-key');
-      const { caller, route } = serverContext;
+      const { caller } = serverContext;
       if (given === null || caller?.kind !== 'key' || !takesKey(serverContext)) return undefined;
-      const refuse = (error: ReturnType<typeof appError>, headers: Record<string, string> = {}) =>
-        endResponse(renderError(error, route.surface, headers));
-      if (!KEY.test(given)) {
-        refuse(appError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters'));
-        return undefined;
-      }
+      if (!KEY.test(given)) throw appError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
       const id = sha256(`${caller.key.id}\n${given}`);
       const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
       return records.claim(id, fingerprint).then((claim) => {
         if (claim.claimed) {
           serverContext.idempotency = { id, fingerprint };
         } else if (claim.fingerprint !== fingerprint) {
-          refuse(appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request'));
+          throw appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request');
         } else if (!claim.response) {
-          refuse(appError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly'), { 'Retry-After': '1' });
+          throw appError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly', {
+            headers: { 'Retry-After': '1' },
+          });
         } else {
           const { status, body, headers } = claim.response;
           endResponse(new Response(body, { status, headers: { ...headers, 'Idempotent-Replayed': 'true' } }));
         }
-      }, (error: unknown) => refuse(unavailable(error)));
+      }, (error: unknown) => { throw unavailable(error); });
     },
     async onResponse({ response, serverContext }) {
       const held = serverContext.idempotency;
@@ -73,7 +72,7 @@ export function useIdempotency(records: IdempotencyRecords): Step {
       serverContext.idempotency = undefined;
       const body = await response.clone().text();
       try {
-        if (failed(response.status, body, serverContext.route.surface)) await records.release(held.id);
+        if (failed(response.status, body, serverContext)) await records.release(held.id);
         else {
           const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => {
             const value = response.headers.get(name);

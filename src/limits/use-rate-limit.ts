@@ -1,8 +1,21 @@
-import type { Step } from '../pipeline/pipeline.js';
 import type { LimitsConfig } from '../config.js';
-import { appError, renderError } from '../errors.js';
+import type { Quota } from '../domain/quota.js';
+import { appError } from '../errors.js';
 import type { ServerContext } from '../pipeline/context.js';
+import type { Step } from '../pipeline/pipeline.js';
+import type { WindowState } from './headers.js';
 import type { Limits, Subject } from './limiters.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** The rate-limit headers every response of this request carries. */
+    rateLimitHeaders?: Record<string, string>;
+    /** The caller's windows after this request was counted (the quota look-up answers them). */
+    counted?: { readonly at: number; readonly windows: readonly WindowState[] };
+    /** Why the request was refused with 429, for the metrics. */
+    refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
+  }
+}
 
 /**
  * Takes what every request that reaches it costs from its key's plan, or, without a valid key, from the
@@ -26,7 +39,7 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
     });
 
   return {
-    async onRequest({ serverContext, endResponse }) {
+    async onRequest({ serverContext }) {
       // A request without a key is never executed: it costs one point, whatever it asks for.
       const cost = serverContext.caller?.kind === 'key' ? serverContext.cost : 1;
       const verdict = await limits.check(subjectOf(serverContext), cost);
@@ -36,10 +49,22 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
         return;
       }
       serverContext.refusal = verdict.code;
-      endResponse(renderError(appError(verdict.code, verdict.message), serverContext.route.surface));
+      // Retry-After and the rest travel with every response of the request (onResponse).
+      throw appError(verdict.code, verdict.message);
     },
     onResponse({ serverContext, response }) {
       for (const [name, value] of Object.entries(serverContext.rateLimitHeaders ?? {})) response.headers.set(name, value);
     },
+  };
+}
+
+/** The calling key's plan and windows after this request was counted: what the quota look-up answers. */
+export function quotaOf({ counted, caller }: ServerContext): Quota | undefined {
+  if (!counted || caller?.kind !== 'key') return undefined;
+  return {
+    plan: caller.key.plan,
+    windows: counted.windows.map((w) => ({
+      name: w.name, limit: w.limit, remaining: w.remaining, reset: Math.ceil((counted.at + w.msBeforeReset) / 1000),
+    })),
   };
 }

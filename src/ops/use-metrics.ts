@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Step } from '../pipeline/pipeline.js';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { appError, renderError } from '../errors.js';
 import { bearerToken } from '../auth/keys.js';
-import type { PublicEndpoint } from '../pipeline/use-public-endpoints.js';
-import type { Metrics } from './metrics.js';
+import { appError } from '../errors.js';
+import type { Step } from '../pipeline/pipeline.js';
 import { Response } from '../pipeline/response.js';
+import type { PublicEndpoint } from '../pipeline/routing.js';
+import type { Metrics } from './metrics.js';
 
 /** Request count and latency by route and status, and refusals by reason, for every response. */
 export function useMetrics(metrics: Metrics): Step {
@@ -46,7 +46,7 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Pu
       if (expected) {
         const given = Buffer.from(bearerToken(request.headers.get('authorization')) ?? '');
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          return renderError(appError('UNAUTHENTICATED', '/metrics needs Authorization: Bearer <METRICS_TOKEN>'), 'rest', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+          throw appError('UNAUTHENTICATED', '/metrics needs Authorization: Bearer <METRICS_TOKEN>', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
         }
       }
       return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } });

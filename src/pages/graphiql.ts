@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { contentSecurityPolicy, inlineScriptHashes } from './content-security-policy.js';
 import { fetcherScript } from './graphiql-fetcher.js';
-import { GRAPHQL_PATH } from '../graphql/yoga.js';
 import { staticAsset } from './static-asset.js';
 
 const EXAMPLE = `# Welcome to the Animal Store API.
@@ -66,7 +65,7 @@ function fill(template: string): Promise<Buffer> {
  * yoga's GraphiQL page (its parts from @graphql-yoga/render-graphiql, no CDN: it works offline) with a
  * fetcher of our own, which never sends a stale operation name.
  */
-function template(): string {
+function template(endpoint: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,7 +77,7 @@ function template(): string {
 <body id="body" class="no-focus-outline">
   <noscript>You need to enable JavaScript to run this app.</noscript>
   <div id="root"></div>
-  <script>${fetcherScript(GRAPHQL_PATH)}</script>
+  <script>${fetcherScript(endpoint)}</script>
   <script>
     const workerUrl = (source) => URL.createObjectURL(new Blob([source], { type: 'application/javascript' }));
     const workers = {
@@ -101,8 +100,8 @@ function template(): string {
  * The policy allows the page's two inline scripts by hash, Monaco's workers from blob: URLs, and the
  * inline styles React and Monaco set at run time.
  */
-export async function graphiqlPage(): Promise<(request: Request) => Response> {
-  const html = await fill(template());
+async function buildPage(endpoint: string): Promise<(request: Request) => Response> {
+  const html = await fill(template(endpoint));
   const policy = contentSecurityPolicy({
     'script-src': inlineScriptHashes(html.toString('utf8')),
     'style-src': ["'unsafe-inline'"],
@@ -112,4 +111,20 @@ export async function graphiqlPage(): Promise<(request: Request) => Response> {
     'worker-src': ['blob:'],
   });
   return staticAsset(html, 'text/html; charset=utf-8', 'no-cache', { 'content-security-policy': policy });
+}
+
+/** Pages by endpoint, for the life of the process: every app in it (the tests start dozens) serves the same bytes. */
+const pages = new Map<string, Promise<(request: Request) => Response>>();
+
+/** The GraphiQL page for `endpoint`, built (in a worker thread, seconds of CPU) once per process. */
+export function graphiqlPage(endpoint: string): Promise<(request: Request) => Response> {
+  let page = pages.get(endpoint);
+  if (!page) {
+    page = buildPage(endpoint);
+    pages.set(endpoint, page);
+    // A build that failed is not kept: the next app tries again (its caller still gets the failure).
+    const failed = page;
+    failed.catch(() => { if (pages.get(endpoint) === failed) pages.delete(endpoint); });
+  }
+  return page;
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { PublicEndpoint } from '../pipeline/use-public-endpoints.js';
+import type { PublicEndpoint } from '../pipeline/routing.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { REST_BASE } from '../rest/routes.js';
 import { staticAsset } from './static-asset.js';
 
 // Relative URLs, so the page also works behind a proxy that mounts the API under another path.
@@ -44,8 +43,8 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** `/v1/docs`: Swagger UI for `/v1/openapi.json`, every asset from npm's swagger-ui-dist, none from a CDN. */
-export function restDocs(): Record<string, PublicEndpoint> {
+/** `<base>/docs`: Swagger UI for `<base>/openapi.json`, every asset from npm's swagger-ui-dist, none from a CDN. */
+export function restDocs(base: string): Record<string, PublicEndpoint> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const file = (name: string, type: string) =>
     staticAsset(readFileSync(join(dist, name)), type, 'public, max-age=86400');
@@ -55,10 +54,10 @@ export function restDocs(): Record<string, PublicEndpoint> {
   const js = file('swagger-ui-bundle.js', 'text/javascript; charset=utf-8');
   const icon = file('favicon-32x32.png', 'image/png');
   return {
-    [`${REST_BASE}/docs`]: { get: page },
-    [`${REST_BASE}/docs/swagger-ui.css`]: { get: css },
-    [`${REST_BASE}/docs/swagger-ui-bundle.js`]: { get: js },
-    [`${REST_BASE}/docs/swagger-initializer.js`]: { get: initializer },
-    [`${REST_BASE}/docs/favicon-32x32.png`]: { get: icon },
+    [`${base}/docs`]: { get: page },
+    [`${base}/docs/swagger-ui.css`]: { get: css },
+    [`${base}/docs/swagger-ui-bundle.js`]: { get: js },
+    [`${base}/docs/swagger-initializer.js`]: { get: initializer },
+    [`${base}/docs/favicon-32x32.png`]: { get: icon },
   };
 }

@@ -8,15 +8,18 @@ export function isJsonContentType(header: string | null, types: readonly string[
   return types.includes(header?.split(';', 1)[0]?.trim().toLowerCase() ?? '');
 }
 
+/** The rest of a refused body is never read: the connection cannot carry another request. */
+const CLOSE = { headers: { Connection: 'close' } } as const;
+
 /**
  * Reads a JSON body without ever holding more than the limit: a declared length over it is refused before
  * reading, a chunked body as soon as it passes it.
  */
 export async function readJsonBody(request: Request, types: readonly string[] = JSON_ONLY, limit = BODY_LIMIT_BYTES): Promise<unknown> {
   if (!isJsonContentType(request.headers.get('content-type'), types)) {
-    throw appError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON, sent with Content-Type: ${types.join(' or ')}`);
+    throw appError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON, sent with Content-Type: ${types.join(' or ')}`, CLOSE);
   }
-  const tooLarge = () => appError('PAYLOAD_TOO_LARGE', `The request body must be at most ${limit} bytes`);
+  const tooLarge = () => appError('PAYLOAD_TOO_LARGE', `The request body must be at most ${limit} bytes`, CLOSE);
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
 
   const chunks: Uint8Array[] = [];

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { STATUS, type ErrorCode } from '../errors.js';
+import { appError, STATUS, type ErrorCode } from '../errors.js';
 import { log } from '../log.js';
+import { errorBody } from './error-response.js';
 
 /** What Node's HTTP parser reports, as the codes of our error table. */
 function classify(code: string | undefined): { code: ErrorCode; message: string } {
@@ -42,7 +43,7 @@ export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
 function refuse(socket: Socket, code: ErrorCode, message: string, logged: object, extraHeaders: string[] = []): void {
   const status = STATUS[code];
   const requestId = randomUUID();
-  const body = JSON.stringify({ code, message, status });
+  const body = JSON.stringify(errorBody(appError(code, message)));
   log.info({ requestId, status, ...logged, client: socket.remoteAddress }, `refused before the pipeline: ${code}`);
   socket.end([
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Caller } from '../auth/authenticate.js';
 import type { AppError } from '../errors.js';
-import type { WindowState } from '../limits/headers.js';
-import type { GraphQLRequest } from '../graphql/params.js';
-import type { Route } from './routing.js';
+import type { Surface } from './error-response.js';
 
-/** Per-request state the plugins hand to each other; it lives exactly as long as the request. */
+/**
+ * Per-request state the steps hand to each other; it lives exactly as long as the request. These are the
+ * core's fields: each concern declares its own beside its step (`declare module`), so the core imports none.
+ */
 export interface ServerContext {
   readonly req?: IncomingMessage;
   readonly res?: ServerResponse;
@@ -19,32 +19,48 @@ export interface ServerContext {
   pathname: string;
   /** The values of the path's `:name` segments, decoded. */
   pathParams: Readonly<Record<string, string>>;
-  /** `METHOD /path` of the matched REST route, as in REST_ROUTES. */
-  restRoute?: string;
-  /** The parsed JSON body of a POST, read once, within its limits. */
+  /** The API operation the method and path name: what it takes, and its handler. */
+  endpoint?: Endpoint;
+  /** The parsed JSON body of a POST or PATCH, read once, within its limits. */
   body?: unknown;
-  /** A GraphQL request, its document parsed and checked against the operation limits. */
-  graphql?: GraphQLRequest;
-  /** Points this request costs: one, or one per root field of a GraphQL operation. */
+  /** Points this request costs: one, none for a free endpoint, one per root field of a GraphQL operation. */
   cost: number;
   /** What is wrong with the request as an API call, answered once it has been counted and authenticated. */
-  rejection?: { readonly error: AppError; readonly headers: Record<string, string> };
-  /** Who is calling: a key, or an anonymous client (set by useIdentify). */
-  caller?: Caller;
-  /** The client's address, as TRUST_PROXY says to read it. */
-  address?: string;
-  /** The rate-limit headers every response of this request carries. */
-  rateLimitHeaders?: Record<string, string>;
-  /** The caller's windows after this request was counted (the quota look-up answers them). */
-  counted?: { readonly at: number; readonly windows: readonly WindowState[] };
-  /** Why the request was refused with 429, for the metrics. */
-  refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
-  /** Aborts when a subscription's stream must end early (its key was revoked). */
-  streamSignal?: AbortSignal;
-  /** The Idempotency-Key this request claimed: its response is kept, or the claim released. */
-  idempotency?: { readonly id: string; readonly fingerprint: string };
-  /** The cursor of a list's next page, when there may be one: REST's Link header. */
-  nextCursor?: string;
-  /** Headers a REST route adds to its success response (Location, Deprecation, Sunset). */
-  responseHeaders?: Record<string, string>;
+  rejection?: AppError;
+}
+
+/** One API operation: a method on a path, what it takes, and who answers it. Resolved once, at startup. */
+export interface Endpoint {
+  /** The media types of the JSON body it reads; without them, it reads none. */
+  readonly body?: readonly string[];
+  /** Costs no point: the quota look-up, which must answer when the quota is spent. */
+  readonly free?: boolean;
+  /** Takes an Idempotency-Key (the REST routes that create). */
+  readonly takesIdempotencyKey?: boolean;
+  handle(request: Request, serverContext: ServerContext): Response | Promise<Response>;
+}
+
+/** A public path: answered before any key is asked for. */
+export interface PublicEndpoint {
+  /** Answers a GET (and, without its body, a HEAD). */
+  get(request: Request): Response | Promise<Response>;
+  /**
+   * The path also serves the API (GraphiQL lives on /graphql): only the requests this accepts are the
+   * page's, the rest go on to the authenticated pipeline.
+   */
+  takes?(request: Request): boolean;
+}
+
+/** What a path is, resolved once per request, first: every later step reads it from the server context. */
+export interface Route {
+  /** A bounded name for logs and metrics: the route template, a public path, or `unmatched`. */
+  readonly label: string;
+  /** How its refusals are answered: the Error body, or GraphQL-over-HTTP under /graphql. */
+  readonly surface: Surface;
+  /** Health, readiness, metrics: answered before anything is counted. */
+  readonly probe?: PublicEndpoint;
+  /** Public pages (documents, docs, GraphiQL), counted against the caller's budget. */
+  readonly page?: PublicEndpoint;
+  /** The API operations of the path, by method. */
+  readonly methods?: ReadonlyMap<string, Endpoint>;
 }

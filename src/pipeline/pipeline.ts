@@ -1,5 +1,6 @@
-import { renderError, toAppError } from '../errors.js';
+import { appError } from '../errors.js';
 import type { ServerContext } from './context.js';
+import { classify, errorBodies } from './error-response.js';
 
 export interface RequestStepPayload {
   readonly request: Request;
@@ -27,15 +28,24 @@ export interface Step {
 
 export type Handler = (request: Request, serverContext: ServerContext) => Response | Promise<Response>;
 
-/** The client's view of any failure: ours keep their code; anything else is INTERNAL, its cause logged with the request id. */
-const answer = (error: unknown, serverContext: ServerContext) =>
-  renderError(toAppError(error, serverContext.requestId), serverContext.route?.surface ?? 'rest');
+/** The route's endpoint for the method: set by the request checks for every request that gets this far. */
+const dispatch: Handler = (request, serverContext) => {
+  if (!serverContext.endpoint) throw appError('NOT_FOUND', `No route ${serverContext.pathname}`);
+  return serverContext.endpoint.handle(request, serverContext);
+};
+
+/**
+ * The client's view of any failure, in its surface's shape: ours keep their code and headers; anything
+ * else is INTERNAL, its cause logged with the request id. The one place a refusal is rendered.
+ */
+const answer = (error: unknown, request: Request, serverContext: ServerContext) =>
+  (serverContext.route?.surface ?? errorBodies).renderError(classify(error, serverContext.requestId), request);
 
 /** What the failed response already carried (request id, limits, CORS) is kept; its body and type are not. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
 
-function replaced(response: Response, error: unknown, serverContext: ServerContext): Response {
-  const replacement = answer(error, serverContext);
+function replaced(response: Response, error: unknown, request: Request, serverContext: ServerContext): Response {
+  const replacement = answer(error, request, serverContext);
   for (const [name, value] of response.headers) {
     if (!BODY_HEADERS.has(name) && !replacement.headers.has(name)) replacement.headers.set(name, value);
   }
@@ -45,16 +55,19 @@ function replaced(response: Response, error: unknown, serverContext: ServerConte
 const parsedUrl = (request: Request): URL => (request as { parsedUrl?: URL }).parsedUrl ?? new URL(request.url);
 
 /**
- * The steps in order, then the handler, then every step's response hook, in one loop that awaits only
- * what is pending (a whatwg-node plugin chain wraps every hook of every request in promises).
+ * The steps' request hooks in order, then the endpoint, then the response hooks in reverse order (the
+ * first step sees the response last, as it finally leaves: the request log and the metrics record the
+ * status the client gets), in one loop that awaits only what is pending (a whatwg-node plugin chain wraps
+ * every hook of every request in promises).
  *
  * It is also the one error boundary: whatever throws, in any step, on either surface, the client gets
  * the Error body (or the GraphQL error shape) with the request id, and nothing internal leaves the
- * process. A throw in a response hook replaces the response and the remaining hooks still run.
+ * process. A step refuses a request by throwing an AppError, headers and all. A throw in a response hook
+ * replaces the response and the remaining hooks still run.
  */
-export function createPipeline(steps: readonly Step[], handler: Handler): Handler {
+export function createPipeline(steps: readonly Step[]): Handler {
   const requestHooks = steps.flatMap((step) => (step.onRequest ? [step.onRequest.bind(step)] : []));
-  const responseHooks = steps.flatMap((step) => (step.onResponse ? [step.onResponse.bind(step)] : []));
+  const responseHooks = steps.flatMap((step) => (step.onResponse ? [step.onResponse.bind(step)] : [])).reverse();
 
   return async function run(request, serverContext) {
     let response: Response | undefined;
@@ -66,15 +79,15 @@ export function createPipeline(steps: readonly Step[], handler: Handler): Handle
         const pending = hook(payload);
         if (pending) await pending;
       } catch (error) {
-        response = answer(error, serverContext);
+        response = answer(error, request, serverContext);
       }
       if (response) break;
     }
     if (!response) {
       try {
-        response = await handler(request, serverContext);
+        response = await dispatch(request, serverContext);
       } catch (error) {
-        response = answer(error, serverContext);
+        response = answer(error, request, serverContext);
       }
     }
     for (const hook of responseHooks) {
@@ -82,7 +95,7 @@ export function createPipeline(steps: readonly Step[], handler: Handler): Handle
         const pending = hook({ request, response, serverContext });
         if (pending) await pending;
       } catch (error) {
-        response = replaced(response, error, serverContext);
+        response = replaced(response, error, request, serverContext);
       }
     }
     return response;

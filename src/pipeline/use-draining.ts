@@ -1,5 +1,5 @@
+import { appError } from '../errors.js';
 import type { Step } from './pipeline.js';
-import { appError, renderError } from '../errors.js';
 
 /** Seconds a client should wait before retrying, on another instance behind the load balancer. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
@@ -11,12 +11,11 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
  */
 export function useDraining(draining: () => boolean): Step {
   return {
-    onRequest({ serverContext, endResponse }) {
+    onRequest() {
       if (!draining()) return;
-      const error = appError('UNAVAILABLE', 'The service is shutting down; retry shortly');
-      endResponse(renderError(error, serverContext.route.surface, {
-        'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS), Connection: 'close',
-      }));
+      throw appError('UNAVAILABLE', 'The service is shutting down; retry shortly', {
+        headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS), Connection: 'close' },
+      });
     },
   };
 }

@@ -1,16 +1,6 @@
+import { appError } from '../errors.js';
 import type { Step } from './pipeline.js';
-import { appError, renderError } from '../errors.js';
 import { Response } from './response.js';
-
-export interface PublicEndpoint {
-  /** Answers a GET (and, without its body, a HEAD). */
-  get(request: Request): Response | Promise<Response>;
-  /**
-   * The path also serves the API (GraphiQL lives on /graphql): only the requests this accepts are the
-   * page's, the rest go on to the authenticated pipeline.
-   */
-  takes?(request: Request): boolean;
-}
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -21,9 +11,7 @@ export function usePublicEndpoints(kind: 'probe' | 'page'): Step {
       const endpoint = serverContext.route[kind];
       if (!endpoint || (endpoint.takes && !endpoint.takes(request))) return undefined;
       if (!READ_METHODS.has(request.method)) {
-        const error = appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`);
-        endResponse(renderError(error, 'rest', { Allow: 'GET, HEAD' }));
-        return undefined;
+        throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`, { headers: { Allow: 'GET, HEAD' } });
       }
       return Promise.resolve(endpoint.get(request)).then((response) => {
         // Load balancers probe with HEAD: the same status and headers, no body.

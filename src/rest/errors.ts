@@ -1,41 +1,34 @@
-import { fixedFieldReason } from '../domain/fixed-fields.js';
-import { appError, mostSevere, renderError, toAppError, type AppError } from '../errors.js';
+import { appError, type AppError } from '../errors.js';
+import { classify, errorBody, errorResponse, mostSevere } from '../pipeline/error-response.js';
+import type { Response } from '../pipeline/response.js';
 import { BODY_ARGUMENT } from './routes.js';
 
-/**
- * graphql-js words a bad argument as a GraphQL variable (`Variable "$input" got invalid value … at
- * "input.categoryId"; …`). A REST client sent a parameter or a body field: name that instead.
- */
-const COERCION = /^Variable "\$(\w+)" got invalid value [\s\S]*?(?: at "\w+((?:\.\w+|\[\d+\])+)")?; ([\s\S]*)$/;
-const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "(\w+)"/;
-const MISSING_FIELD = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/;
+/** `categoryId`, `tags[0].name`: a field as the body has it, below the argument the body is. */
+const fieldName = (path: readonly (string | number)[]) =>
+  path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
 
-export function restMessage(message: string): string {
-  const match = COERCION.exec(message);
-  if (!match) return message;
-  const [, variable = '', path, detail = ''] = match;
-  const unknown = UNKNOWN_FIELD.exec(detail);
-  if (unknown) {
-    const reason = fixedFieldReason(unknown[2]!, unknown[1]!);
-    return `Unknown field "${unknown[1]}" in the request body${reason ? `: ${reason}` : ''}`;
+/**
+ * A REST client sent a body field or a parameter, not a GraphQL variable: an input problem is worded for
+ * it from what the coercion found (see graphql/coerce.ts), every other error keeps its message.
+ */
+function restMessage({ input, message }: AppError): string {
+  if (!input) return message;
+  const [argument, ...below] = input.path;
+  const field = String(below.at(-1) ?? argument);
+  switch (input.problem) {
+    case 'unknown': return `Unknown field "${field}" in the request body${input.detail ? `: ${input.detail}` : ''}`;
+    case 'missing': return `Missing required field "${field}" in the request body`;
+    default: return `Invalid "${below.length > 0 ? fieldName(below) : argument === BODY_ARGUMENT ? 'request body' : argument}": ${input.detail}`;
   }
-  const missing = MISSING_FIELD.exec(detail);
-  if (missing) return `Missing required field "${missing[1]}" in the request body`;
-  const name = path ? path.slice(1) : variable === BODY_ARGUMENT ? 'request body' : variable;
-  return `Invalid "${name}": ${detail}`;
-}
-
-function restError(error: unknown, requestId?: string): AppError {
-  const coded = toAppError(error, requestId);
-  if (coded.extensions.code !== 'BAD_REQUEST') return coded;
-  const message = restMessage(coded.message);
-  return message === coded.message ? coded : appError('BAD_REQUEST', message);
 }
 
 /**
- * SOFA's errorHandler: every error it meets, rendered as the REST Error body. Errors of execution reach it
- * already coded by the executor, which knows the request id; SOFA itself does not pass it.
+ * SOFA's errorHandler: the errors of one request (a parameter SOFA could not read, or an execution's,
+ * already classified by the executor, which knows the request id) answered as one Error body, the most
+ * severe first, in REST's words.
  */
-export function renderRestErrors(errors: readonly unknown[], requestId?: string): Response {
-  return renderError(mostSevere(errors.map((error) => restError(error, requestId))), 'rest');
+export function renderRestErrors(errors: readonly unknown[]): Response {
+  const worst = mostSevere(errors.map((error) => classify(error)));
+  const worded = worst.input ? appError(worst.extensions.code, restMessage(worst), { headers: worst.headers }) : worst;
+  return errorResponse(worded, errorBody(worded));
 }

@@ -1,113 +1,42 @@
-import { MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
-import {
-  GraphQLList, GraphQLNonNull, GraphQLScalarType, isListType, isNonNullType, isScalarType,
-  type GraphQLSchema, type GraphQLType,
-} from 'graphql';
-import { useSofa } from 'sofa-api';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
+import { useSofa } from 'sofa-api';
 import type { OperationLimits } from '../config.js';
-import { appError } from '../errors.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
-import type { FieldLifecycle } from '../schema/pet.js';
+import { appError } from '../errors.js';
+import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
+import type { ServerContext } from '../pipeline/context.js';
+import { errorBodies } from '../pipeline/error-response.js';
+import { Response } from '../pipeline/response.js';
+import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
+import type { Reply } from '../schema/builder.js';
+import { lifecycleOf } from '../schema/extensions.js';
 import { renderRestErrors } from './errors.js';
 import { restExecutor } from './execute.js';
-import { BODY_ARGUMENT, REST_BASE, REST_ROUTES, routedFields, routeKey, type RestRoute } from './routes.js';
-import { Response } from '../pipeline/response.js';
-import type { ServerContext } from '../pipeline/context.js';
+import { restSchema } from './rest-schema.js';
+import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, REST_ROUTES, routedFields, routeKey, takesIdempotencyKey, type RestRoute } from './routes.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** What a REST answer takes from its execution besides the body: its Link and Location. */
+    reply?: Reply;
+  }
+}
 
 export interface RestSurface {
-  handle(request: Request, serverContext: ServerContext): Promise<Response>;
+  /** The /v1 routes, each method's facts resolved from its route and its field, once. */
+  readonly routes: SurfaceRoutes;
   /** SOFA's own OpenAPI document, before completion. */
   readonly sofaDocument: OpenAPIV3.Document;
 }
 
-const NUMERIC_SCALARS = new Set(['Int', 'Float', 'SafeInt']);
-/** Scalars whose parameters are decoded here: the numeric ones, and Cursor (when repeated). */
-const DECODED_SCALARS = new Set([...NUMERIC_SCALARS, 'Cursor']);
-const NUMERAL = /^-?\d+(\.\d+)?$/;
-
-/**
- * SOFA decodes path and query strings with a scalar's `serialize` (sofa-api parse.js), so Int rejects
- * `limit=abc` before anything knows the value is called `limit`. In the schema SOFA sees, numerals become
- * numbers and every other string passes unchanged to `parseValue`, whose error names the parameter, as
- * for any GraphQL input. mapSchema never maps the built-in scalars, so their uses are swapped instead.
- */
-function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
-  const decoders = new Map<string, GraphQLScalarType>();
-  const decoder = (type: GraphQLScalarType) => {
-    let decoded = decoders.get(type.name);
-    if (!decoded) {
-      decoded = new GraphQLScalarType({
-        ...type.toConfig(),
-        // A repeated parameter arrives as an array: parseValue refuses it, naming the parameter too.
-        serialize: (value) => (typeof value === 'string' ? (NUMERIC_SCALARS.has(type.name) && NUMERAL.test(value) ? Number(value) : value)
-          : Array.isArray(value) ? value : type.serialize(value)),
-      });
-      decoders.set(type.name, decoded);
-    }
-    return decoded;
-  };
-  const swap = <T extends GraphQLType>(type: T): T => {
-    if (isNonNullType(type)) return new GraphQLNonNull(swap(type.ofType)) as T;
-    if (isListType(type)) return new GraphQLList(swap(type.ofType)) as T;
-    return (isScalarType(type) && DECODED_SCALARS.has(type.name) ? decoder(type) : type) as T;
-  };
-  return mapSchema(schema, {
-    [MapperKind.SCALAR_TYPE]: (type) => (DECODED_SCALARS.has(type.name) ? decoder(type) : type),
-    [MapperKind.ARGUMENT]: (config) => ({ ...config, type: swap(config.type) }),
-    [MapperKind.INPUT_OBJECT_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
-    [MapperKind.COMPOSITE_FIELD]: (config) => ({ ...config, type: swap(config.type) }),
-  });
-}
-
-/**
- * The schema SOFA builds its routes and responses from: no subscriptions (live events are GraphQL's), no
- * field marked GRAPHQL_ONLY, and no type left unreachable by their removal.
- */
-function restFields(schema: GraphQLSchema): GraphQLSchema {
-  return pruneSchema(mapSchema(schema, {
-    [MapperKind.SUBSCRIPTION]: () => null,
-    [MapperKind.COMPOSITE_FIELD]: (config) => (config.extensions?.graphqlOnly ? null : config),
-  }));
-}
-
-/** Deprecation (RFC 9745) and Sunset (RFC 8594) headers for each route whose field is deprecated. */
-function lifecycleHeaders(schema: GraphQLSchema): Map<string, [string, string][]> {
-  const headers = new Map<string, [string, string][]>();
-  for (const { key, field } of routedFields(schema)) {
-    const lifecycle = field.extensions.lifecycle as FieldLifecycle | undefined;
-    if (!lifecycle) continue;
-    headers.set(key, [
-      ['Deprecation', `@${Date.parse(lifecycle.deprecatedAt) / 1000}`],
-      ['Sunset', new Date(lifecycle.sunsetAt).toUTCString()],
-    ]);
-  }
-  return headers;
-}
-
-export function createRest(
-  schema: GraphQLSchema, context: (serverContext: object) => object, operationLimits: OperationLimits,
-): RestSurface {
-  // The request a resolver context belongs to: its response headers, for the executor to add to, and its
-  // id. The executor is handed only the resolver context, so it finds the request through this map.
-  const requests = new WeakMap<object, Pick<ServerContext, 'responseHeaders' | 'requestId'>>();
+export function createRest(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits): RestSurface {
   const sofa = useSofa({
-    schema: decodeNumerals(restFields(schema)),
+    schema: restSchema(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
-    context: (serverContext) => {
-      const value = context(serverContext);
-      const { responseHeaders, requestId } = serverContext as Pick<ServerContext, 'responseHeaders' | 'requestId'>;
-      requests.set(value, { responseHeaders, requestId });
-      return value;
-    },
-    execute: restExecutor(operationLimits, {
-      created(value, location) {
-        const headers = requests.get(value as object)?.responseHeaders;
-        if (headers) headers.Location = location;
-      },
-      requestId: (value) => requests.get(value as object)?.requestId,
-    }) as never,
+    context: (serverContext) => context(serverContext as unknown as ServerContext),
+    execute: restExecutor(limits) as never,
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
     errorHandler: renderRestErrors as never,
     swaggerUI: { endpoint: false },
@@ -117,31 +46,46 @@ export function createRest(
       Cursor: { type: 'string', minLength: 1, maxLength: 256 },
     },
   });
-  const headersByRoute = lifecycleHeaders(schema);
   const handlers = routeHandlers(sofa);
-  const noContent = new Set(Object.values(REST_ROUTES).filter((r: RestRoute) => r.noContent).map(routeKey));
+  const paths: Record<string, Record<string, Endpoint>> = {};
+  for (const { key, route, field } of routedFields(schema)) {
+    (paths[`${REST_BASE}${route.path}`] ??= {})[route.method] = endpointOf(route, field, handlers.get(key)!);
+  }
+  return { routes: { prefix: REST_BASE, surface: errorBodies, paths }, sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document };
+}
 
+/**
+ * One route as the pipeline runs it: what it takes and costs, then SOFA's handler for its field, and the
+ * headers of its answer: 204 without a body, Link to the next page, Location of what it created, and
+ * Deprecation (RFC 9745) and Sunset (RFC 8594) when its field is deprecated.
+ */
+function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, handler: SofaHandler): Endpoint {
+  const lifecycle = lifecycleOf(field.extensions);
+  const lifecycleHeaders: [string, string][] = lifecycle
+    ? [['Deprecation', `@${Date.parse(lifecycle.deprecatedAt) / 1000}`], ['Sunset', new Date(lifecycle.sunsetAt).toUTCString()]]
+    : [];
   return {
-    sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
+    body: BODY_TYPES[route.method],
+    free: FREE_ROOT_FIELDS.has(field.name),
+    takesIdempotencyKey: takesIdempotencyKey(route),
     async handle(request, serverContext) {
-      const { body, restRoute, pathParams } = serverContext;
-      serverContext.responseHeaders = {};
-      const handler = restRoute ? handlers.get(restRoute) : undefined;
-      let response: Response;
-      try {
-        response = handler
-          ? await handler(body === undefined ? sofaRequest(request.url, pathParams) : bodyAsArgument(request, pathParams, body), serverContext)
-          : renderRestErrors([appError('NOT_FOUND', 'No such route')]);
-      } catch (error) {
-        response = renderRestErrors([error], serverContext.requestId);
+      const { body, pathParams } = serverContext;
+      const reply: Reply = serverContext.reply = {};
+      let response = await handler(body === undefined ? sofaRequest(request.url, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
+      if (response.ok) {
+        if (route.noContent) response = emptied(response);
+        if (reply.nextCursor) response.headers.set('Link', nextLink(request.url, reply.nextCursor));
+        if (route.location && reply.value) response.headers.set('Location', locationOf(route.location, reply.value as Record<string, unknown>));
       }
-      if (response.ok && restRoute && noContent.has(restRoute)) response = emptied(response);
-      if (response.ok && serverContext.nextCursor) response.headers.set('Link', nextLink(request.url, serverContext.nextCursor));
-      for (const [name, value] of (restRoute && headersByRoute.get(restRoute)) || []) response.headers.set(name, value);
-      for (const [name, value] of Object.entries(serverContext.responseHeaders ?? {})) response.headers.set(name, value);
+      for (const [name, value] of lifecycleHeaders) response.headers.set(name, value);
       return response;
     },
   };
+}
+
+/** `/pets/:id` filled from the created record: `/v1/pets/42`. */
+function locationOf(template: string, record: Record<string, unknown>): string {
+  return REST_BASE + template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(record[name])));
 }
 
 /**

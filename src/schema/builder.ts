@@ -5,6 +5,15 @@ import type { Quota } from '../domain/quota.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
 
+/**
+ * What a REST answer takes from the execution besides its body: the next page's cursor (its Link header)
+ * and the root field's value (a created record's Location). GraphQL has none.
+ */
+export interface Reply {
+  nextCursor?: string;
+  value?: unknown;
+}
+
 /** What every resolver gets, on both surfaces. */
 export interface Context {
   readonly pets: PetStore;
@@ -13,8 +22,10 @@ export interface Context {
   readonly loaders: Loaders;
   readonly events: ChangeEvents;
   readonly cursors: Cursors;
-  /** Told the cursor of the next page when a list may have more (REST answers it as a Link header). */
-  readonly nextPage?: (cursor: string) => void;
+  /** Logged with anything unexpected a resolver throws. */
+  readonly requestId?: string;
+  /** REST's: told the next page's cursor when a list may have more. */
+  readonly reply?: Reply;
   /** The calling key's windows after this request was counted. */
   readonly quota?: () => Quota | undefined;
   /** Aborts when a subscription must end early: its key was revoked. */

@@ -2,7 +2,13 @@ import type { EnumRef, ObjectRef } from '@pothos/core';
 import type { PageOf } from '../domain/cursor.js';
 import { PAGE_SIZE, pageSize } from '../domain/ids.js';
 import { builder, type Context } from './builder.js';
-import { GRAPHQL_ONLY } from './refs.js';
+import { GRAPHQL_ONLY } from './extensions.js';
+
+/** The `limit` argument of every list, as both surfaces document it. */
+export const limitArgument = (what: string) => ({
+  defaultValue: PAGE_SIZE.default,
+  description: `The maximum number of ${what} returned: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
+});
 
 /** The `cursor` argument of a list: REST's `?cursor=` and the lists' `cursor:` alike. */
 export const CURSOR_DESCRIPTION = 'Continue after the page that gave this cursor (the `next` link of a list, or `pageInfo.endCursor`). '
@@ -35,7 +41,7 @@ export function listResolver<T extends { id: number }, S extends string>(list: P
   return async (_root: unknown, args: { limit?: number | null; status?: S | null; cursor?: string | null }, context: Context) => {
     const of = { list, status: args.status ?? undefined };
     const { items, next } = await listPage(context, of, args.limit, args.cursor, (q) => fetch(context, { ...q, status: of.status }));
-    if (next) context.nextPage?.(next);
+    if (next && context.reply) context.reply.nextCursor = next;
     return items;
   };
 }

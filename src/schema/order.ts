@@ -1,11 +1,14 @@
-import { limitArgument } from '../domain/ids.js';
 import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/order.js';
-import { builder } from './builder.js';
-import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
-import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './lists.js';
+import type { OrderChange as Changed } from '../domain/stores.js';
+import { builder, type Context } from './builder.js';
+import { GRAPHQL_ONLY } from './extensions.js';
+import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
+import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
 
-export const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order stands: placed → approved → delivered; placed or approved → cancelled.', {
+/** The order: its status, the record, what places one and what moves one on, and the fields that do it. */
+
+const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order stands: placed → approved → delivered; placed or approved → cancelled.', {
   placed: 'Placed; its animal is reserved (`pending`).',
   approved: 'Approved by the store; its animal stays reserved.',
   delivered: 'Delivered: the order is complete and its animal `sold`. Final.',
@@ -66,5 +69,48 @@ builder.queryField('order', (t) =>
       if (!order) throw orderNotFound(orderId);
       return order;
     },
+  }),
+);
+
+const NewOrder = builder.inputType('NewOrder', {
+  description: 'An order to place, for an animal that is `available`. The service assigns its `id` and `placedAt`.',
+  fields: (t) => ({
+    petId: t.field({ type: 'SafeInt', required: true, description: 'The animal to order.' }),
+  }),
+});
+
+const OrderChange = builder.inputType('OrderChange', {
+  description: 'The next status of an order: placed → approved → delivered; placed or approved → cancelled.',
+  fields: (t) => ({
+    status: t.field({ type: OrderStatusEnum, required: true, description: 'The status to move the order to.' }),
+  }),
+});
+
+/** Both records of a committed change, told to subscribers. */
+function tell({ events }: Context, kind: 'CREATED' | 'UPDATED', { order, pet }: Changed) {
+  events.order({ kind, order });
+  events.pet({ kind: 'UPDATED', pet });
+  return order;
+}
+
+builder.mutationField('placeOrder', (t) =>
+  t.field({
+    type: Order,
+    description: 'Order an available animal: it becomes `pending`, in the same transaction.',
+    args: { input: t.arg({ type: NewOrder, required: true, description: 'The order to place.' }) },
+    resolve: async (_root, { input }, context) => tell(context, 'CREATED', await context.orders.place(input)),
+  }),
+);
+
+builder.mutationField('updateOrder', (t) =>
+  t.field({
+    type: Order,
+    description: 'Move an order on: its animal follows in the same transaction (`sold` when delivered, '
+      + '`available` when cancelled). A move the order\'s states do not allow is 409 CONFLICT.',
+    args: {
+      orderId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the order.' }),
+      input: t.arg({ type: OrderChange, required: true, description: 'The status to move the order to.' }),
+    },
+    resolve: async (_root, { orderId, input }, context) => tell(context, 'UPDATED', await context.orders.update(orderId, input.status)),
   }),
 );

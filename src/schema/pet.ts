@@ -1,21 +1,17 @@
-import { limitArgument } from '../domain/ids.js';
-import type { PetRecord, PetStatus } from '../domain/pet.js';
-import { petNotFound } from '../domain/order.js';
+import { checkName, checkPetChange, NAME_MAX_CHARACTERS, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
-import { connectionField, CURSOR_DESCRIPTION, listResolver, type PageFetch } from './lists.js';
-import { PetStatusEnum } from './pet-status.js';
-import { GRAPHQL_ONLY, Order, Pet } from './refs.js';
+import { GRAPHQL_ONLY, type FieldLifecycle } from './extensions.js';
+import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
+import { Order, Pet } from './refs.js';
+import { statusEnum } from './status-enum.js';
 
-/**
- * Read by the REST layer (Deprecation and Sunset headers) and the OpenAPI document, so the dates live
- * with the field they retire.
- */
-export interface FieldLifecycle {
-  /** RFC 9745: when the field became deprecated (the first release of this service). */
-  readonly deprecatedAt: string;
-  /** RFC 8594: when it will be removed (spec, section 9). */
-  readonly sunsetAt: string;
-}
+/** The animal: its status, the record, what adds one and what changes one, and the fields that do it. */
+
+const PetStatusEnum = statusEnum<PetStatus>('PetStatus', 'Availability status of an animal. It follows the animal\'s orders.', {
+  available: 'The animal is available: it can be ordered.',
+  pending: 'An order for the animal is open.',
+  sold: 'The animal\'s order was delivered.',
+});
 
 Pet.implement({
   description: 'An animal of the store: every field of NewPet plus the `id` the service assigned.',
@@ -71,6 +67,75 @@ builder.queryField('pet', (t) =>
     resolve: async (_root, { petId }, { pets }) => {
       const pet = await pets.get(petId);
       if (!pet) throw petNotFound(petId);
+      return pet;
+    },
+  }),
+);
+
+const NAME_DESCRIPTION = `The animal's name: 1 to ${NAME_MAX_CHARACTERS} characters with at least one that is not `
+  + 'white space, no control characters. Stored exactly as sent; not unique.';
+
+const NewPet = builder.inputType('NewPet', {
+  description: 'An animal to add. The service assigns its `id`.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: NAME_DESCRIPTION }),
+    categoryId: t.field({ type: 'SafeInt', required: true, description: 'Identifier of the category.' }),
+    status: t.field({
+      type: PetStatusEnum, required: true, defaultValue: 'available',
+      description: 'Availability status; `available` when omitted.',
+    }),
+  }),
+});
+
+builder.mutationField('createPet', (t) =>
+  t.field({
+    type: Pet,
+    description: 'Add an animal. Answers with the stored record, including the assigned `id`.',
+    args: { input: t.arg({ type: NewPet, required: true, description: 'The animal to add.' }) },
+    resolve: async (_root, { input }, { pets, events }) => {
+      checkName(input.name);
+      const pet = await pets.create(input as NewPetInput);
+      events.pet({ kind: 'CREATED', pet });
+      return pet;
+    },
+  }),
+);
+
+const PetChange = builder.inputType('PetChange', {
+  description: 'The fields of an animal to change, at least one; those left out keep their value. '
+    + 'Its `status` is not among them: it changes only through the animal\'s orders.',
+  fields: (t) => ({
+    name: t.string({ description: NAME_DESCRIPTION }),
+    categoryId: t.field({ type: 'SafeInt', description: 'Identifier of the category.' }),
+  }),
+});
+
+builder.mutationField('updatePet', (t) =>
+  t.field({
+    type: Pet,
+    description: 'Change an animal\'s name or category. Answers with the changed record.',
+    args: {
+      petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }),
+      input: t.arg({ type: PetChange, required: true, description: 'The fields to change.' }),
+    },
+    resolve: async (_root, { petId, input }, { pets, events }) => {
+      const pet = await pets.update(petId, checkPetChange(input));
+      if (!pet) throw petNotFound(petId);
+      events.pet({ kind: 'UPDATED', pet });
+      return pet;
+    },
+  }),
+);
+
+builder.mutationField('deletePet', (t) =>
+  t.field({
+    type: Pet,
+    description: 'Remove an animal that has never been ordered; one with orders keeps its record (409 CONFLICT).',
+    args: { petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }) },
+    resolve: async (_root, { petId }, { pets, events }) => {
+      const pet = await pets.delete(petId);
+      if (!pet) throw petNotFound(petId);
+      events.pet({ kind: 'DELETED', pet });
       return pet;
     },
   }),

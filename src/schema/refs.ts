@@ -5,6 +5,3 @@ import { builder } from './builder.js';
 /** The object types, named before they are described: Pet's fields use Order and Order's use Pet. */
 export const Pet = builder.objectRef<PetRecord>('Pet');
 export const Order = builder.objectRef<OrderRecord>('Order');
-
-/** Marks a field GraphQL serves and REST does not (nested records: REST keeps the spec's flat shapes). */
-export const GRAPHQL_ONLY = { graphqlOnly: true } as const;

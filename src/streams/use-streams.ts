@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Authenticate } from '../auth/authenticate.js';
-import { appError, renderError } from '../errors.js';
+import { appError } from '../errors.js';
 import type { Step } from '../pipeline/pipeline.js';
 import { LEASE_MS, type StreamSlots } from './stream-slots.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** Aborts when a subscription's stream must end early (its key was revoked). */
+    streamSignal?: AbortSignal;
+  }
+}
 
 export interface StreamOptions {
   readonly slots: StreamSlots;
@@ -18,7 +25,7 @@ export interface StreamOptions {
  */
 export function useStreams({ slots, perKey, authenticate, recheckMs }: StreamOptions): Step {
   return {
-    onRequest({ request, serverContext, endResponse }) {
+    onRequest({ request, serverContext }) {
       const { graphql, caller, res } = serverContext;
       if (graphql?.kind !== 'subscription' || caller?.kind !== 'key') return undefined;
       const keyId = caller.key.id;
@@ -27,9 +34,9 @@ export function useStreams({ slots, perKey, authenticate, recheckMs }: StreamOpt
       res?.once('close', () => { closed = true; });
       return slots.take(keyId, streamId).then((taken) => {
         if (!taken) {
-          const error = appError('RATE_LIMITED', `A key may hold ${perKey} open subscriptions at once; close one before opening another`);
-          endResponse(renderError(error, serverContext.route.surface, { 'Retry-After': '1' }));
-          return;
+          throw appError('RATE_LIMITED', `A key may hold ${perKey} open subscriptions at once; close one before opening another`, {
+            headers: { 'Retry-After': '1' },
+          });
         }
         const ended = new AbortController();
         serverContext.streamSignal = ended.signal;

@@ -1,5 +1,6 @@
 import type { Step } from '../../src/pipeline/pipeline.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../../src/log.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** A step that fails on purpose when a request asks it to, in the hook the request names. */
@@ -40,6 +41,24 @@ describe('one error boundary around the whole pipeline', () => {
       else expect(body).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
     });
   }
+
+  it('logs and counts the status the client got when a response hook replaces the response', async () => {
+    const counted = async (status: number) => {
+      const text = await (await fetch(`${api.url}/metrics`)).text();
+      return Number(new RegExp(`http_requests_total\\{method="GET",route="/v1/pets",status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    };
+    const before = { ok: await counted(200), failed: await counted(500) };
+    const logged = vi.spyOn(log, 'info');
+    try {
+      const res = await api.get('/v1/pets?limit=3', { 'x-fail': 'response', 'x-request-id': 'boundary-logged' });
+      expect(res.status).toBe(500);
+      const line = logged.mock.calls.map(([fields]) => fields as Record<string, unknown>).find((fields) => fields.requestId === 'boundary-logged');
+      expect(line).toMatchObject({ requestId: 'boundary-logged', method: 'GET', route: '/v1/pets', status: 500 });
+    } finally {
+      logged.mockRestore();
+    }
+    expect({ ok: await counted(200), failed: await counted(500) }).toEqual({ ok: before.ok, failed: before.failed + 1 });
+  });
 
   it('leaves every other request alone', async () => {
     expect((await api.get('/v1/pets')).status).toBe(200);

@@ -73,6 +73,23 @@ describe('POST /graphql', () => {
     });
   });
 
+  it('answers a field error beside "data": null with 200, in the media type asked for (decisions.md)', async () => {
+    const res = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { ...api.headers, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ pets(limit: 0) { id } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      data: null,
+      errors: [{
+        message: '"limit" must be an integer from 1 to 100, got 0', locations: [{ line: 1, column: 3 }], path: ['pets'],
+        extensions: { code: 'BAD_REQUEST', status: 400 },
+      }],
+    });
+  });
+
   it.each([
     ['limit 0', LIST, { limit: 0 }, 'limit'],
     ['limit 101', LIST, { limit: 101 }, 'limit'],

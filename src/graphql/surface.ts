@@ -1,14 +1,20 @@
-import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql';
-import { processRegularResult, YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
-import { mostSevere, toAppError } from '../errors.js';
+import type { ExecutionArgs, GraphQLSchema } from 'graphql';
+import { YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
+import type { OperationLimits } from '../config.js';
 import { log } from '../log.js';
-import { createJitExecutor } from './execute.js';
 import type { ServerContext } from '../pipeline/context.js';
+import type { Step } from '../pipeline/pipeline.js';
+import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
+import { graphqlErrors, useErrorResults } from './errors.js';
+import { createJitExecutor } from './execute.js';
+import { useExplainedFixedFields } from './fixed-fields-rule.js';
+import { createOperationChecker } from './params.js';
+import { useGraphQLOperation } from './use-operation.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
 /**
- * The request checks have already read the parameters and parsed the document within the operation
+ * The operation step has already read the parameters and parsed the document within the operation
  * limits (it decided the request's cost): yoga runs exactly that, without reading or parsing again.
  */
 function useCheckedRequest(): Plugin<object, ServerContext> {
@@ -34,29 +40,6 @@ function useJit(): Plugin {
   };
 }
 
-/**
- * Codes on every error (graphql-js's own syntax and validation errors never pass through masking), and
- * an HTTP status that agrees with the body: a result without data is an error response, with the status
- * of its most severe error. A result with data is a 200, its field errors carrying their own codes, as
- * GraphQL-over-HTTP requires. A client whose Accept names nothing we produce still gets JSON.
- */
-function useErrorResults(): Plugin {
-  return {
-    onResultProcess({ serverContext, result, setResult, resultProcessor, setResultProcessor }) {
-      if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
-      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
-      const { requestId } = serverContext as Partial<ServerContext>;
-      const errors = result.errors.map((error) => toAppError(error, requestId));
-      const failed = result.data == null;
-      setResult({
-        ...(result as ExecutionResult),
-        errors,
-        ...(failed ? { extensions: { ...result.extensions, http: { status: mostSevere(errors).extensions.status } } } : {}),
-      });
-    },
-  };
-}
-
 /** Yoga logs client errors it masks at error level; ours are logged once, where they are classified. */
 const yogaLogger: YogaLogger = {
   debug: (...args) => log.debug({ yoga: args }, 'yoga'),
@@ -66,7 +49,10 @@ const yogaLogger: YogaLogger = {
 };
 
 export interface GraphQLSurface {
-  handle(request: Request, serverContext: ServerContext): Promise<Response> | Response;
+  /** /graphql, GET and POST, answering its refusals in the GraphQL error shape. */
+  readonly routes: SurfaceRoutes;
+  /** Parses, limits and costs an operation before it is counted: runs right after the request checks. */
+  readonly operationStep: Step;
 }
 
 /**
@@ -74,7 +60,9 @@ export interface GraphQLSurface {
  * request already counted and checked, so the adapter's plugin chain (its own routing by URLPattern,
  * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders.
  */
-export function createGraphQL(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, plugins: Plugin[] = []): GraphQLSurface {
+export function createGraphQL(
+  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, plugins: Plugin[] = [],
+): GraphQLSurface {
   const yoga = new YogaServer<ServerContext, object>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -89,7 +77,13 @@ export function createGraphQL(schema: GraphQLSchema, context: (serverContext: Se
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useErrorResults(), useJit(), ...plugins],
+    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useJit(), ...plugins],
   });
-  return { handle: (request, serverContext) => yoga.handle(request, serverContext as never) };
+  const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
+  const get: Endpoint = { handle };
+  const post: Endpoint = { body: ['application/json'], handle };
+  return {
+    routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },
+    operationStep: useGraphQLOperation(new Set([get, post]), createOperationChecker(limits)),
+  };
 }

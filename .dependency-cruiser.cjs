@@ -1,0 +1,49 @@
+/**
+ * The architecture, checked by `npm test` (test/architecture.test.ts runs dependency-cruiser with this).
+ * Each layer may import only from the layers below it, never from its own layer's other folders or from
+ * above; no import circle; nothing in src/ imports from test/. The README's Layout section draws the same.
+ */
+const LAYERS = [
+  ['errors', 'config', 'log', 'clock', 'production', 'migrations'],
+  ['domain', 'redis', 'pipeline'],
+  ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
+  ['rest', 'auth'],
+  ['idempotency', 'streams', 'documents', 'ops'],
+  ['cli'],
+  ['app'],
+  ['server'],
+  ['main'],
+];
+
+/** A folder of src/, a top-level file of src/ (without .ts), or the migrations folder beside src/. */
+const path = (node) => (node === 'migrations' ? '^migrations/' : `^src/${node}(/|\\.ts$)`);
+
+const upward = LAYERS.flatMap((layer, i) => layer.map((node) => ({
+  targets: LAYERS.slice(i).flat().filter((other) => other !== node),
+  name: `layers: ${node}`,
+  comment: `${node} (layer ${i + 1}) may import only from the layers below it: ${LAYERS.slice(0, i).flat().join(', ') || 'none'}`,
+  severity: 'error',
+  from: { path: path(node) },
+})).filter(({ targets }) => targets.length > 0).map(({ targets, ...rule }) => ({ ...rule, to: { path: targets.map(path) } })));
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'An import circle makes two modules one', severity: 'error', from: {}, to: { circular: true } },
+    { name: 'src-not-from-test', comment: 'The service never imports its tests', severity: 'error', from: { path: '^(src|migrations)/' }, to: { path: '^test/' } },
+    {
+      name: 'layers: unknown folder',
+      comment: 'Every folder and top-level file of src/ has a layer in .dependency-cruiser.cjs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: LAYERS.flat().map(path) },
+      to: {},
+    },
+    ...upward,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies of the design too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist)/' },
+  },
+};

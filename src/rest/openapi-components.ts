@@ -1,0 +1,91 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import { BODY_LIMIT_BYTES } from '../pipeline/body.js';
+
+export const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Each error status the API answers: its component's name and what it means. */
+export const ERRORS: Record<string, [name: string, description: string]> = {
+  400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
+  401: ['Unauthenticated', 'The API key is missing, unknown, mistyped, expired or revoked.'],
+  404: ['NotFound', 'The requested resource could not be found.'],
+  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
+  408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
+  422: ['IdempotencyKeyReused', 'The `Idempotency-Key` was used with a different request (`IDEMPOTENCY_KEY_REUSED`): use a new key.'],
+  413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
+  415: ['UnsupportedMediaType', 'The request body is not `application/json` (or, for a change, `application/merge-patch+json`).'],
+  429: ['TooManyRequests', 'Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially.'],
+  431: ['HeadersTooLarge', 'The request line and headers (`HEADERS_TOO_LARGE`) are over the server\'s limit; the connection is closed.'],
+  500: ['Internal', 'An unexpected error; the `X-Request-Id` header identifies it in the logs.'],
+  503: ['Unavailable', 'The database is unreachable or too slow, or this instance is shutting down (then with `Retry-After`); retry shortly.'],
+};
+
+/** Refused by the HTTP layer before the request is read: counted against no budget, so no limit headers. */
+const BEFORE_LIMITS = new Set(['408', '431']);
+
+/** The headers every counted response carries. */
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+  'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+  RateLimit: ref('headers', 'RateLimit'),
+  'X-Request-Id': ref('headers', 'X-Request-Id'),
+};
+
+/** The headers, responses, schemas and security scheme the operations refer to. */
+export function components(): OpenAPIV3.ComponentsObject {
+  const integer = (description: string) => ({ description, schema: { type: 'integer' as const } });
+  return {
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
+    },
+    headers: {
+      'X-RateLimit-Limit': integer('The limit in force: requests allowed in the window with the fewest requests remaining.'),
+      'X-RateLimit-Remaining': integer('Requests remaining in that window, this one counted.'),
+      'X-RateLimit-Reset': integer('Unix time, in seconds, at which that window resets.'),
+      'Retry-After': integer('Seconds to wait before retrying.'),
+      'RateLimit-Policy': {
+        description: 'IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller\'s plan as a policy, '
+          + 'its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description: 'IETF httpapi ratelimit-headers draft: each policy\'s remaining quota `r` (this request counted) and the seconds `t` '
+          + 'until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`.',
+        schema: { type: 'string' },
+      },
+      'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', schema: { type: 'string' } },
+      Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
+      Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
+      Location: { description: 'Where the created record lives: its URL path, which a GET answers.', schema: { type: 'string' } },
+      'Idempotent-Replayed': {
+        description: '`true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+      Link: {
+        description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
+          + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page.',
+        schema: { type: 'string' },
+      },
+    },
+    schemas: {
+      Error: {
+        type: 'object',
+        required: ['code', 'message', 'status'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', description: 'Machine-readable error code.', example: 'BAD_REQUEST' },
+          message: { type: 'string', description: 'Human-readable description.' },
+          status: { type: 'integer', description: 'The HTTP status code of the response.' },
+        },
+      },
+    },
+    responses: Object.fromEntries(Object.entries(ERRORS).map(([status, [name, description]]) => [name, {
+      description,
+      headers: BEFORE_LIMITS.has(status) ? { 'X-Request-Id': ref('headers', 'X-Request-Id') }
+        : status === '429' || status === '503' || status === '409' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
+          : RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: ref('schemas', 'Error') } },
+    }])),
+  };
+}
