@@ -7,11 +7,20 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 export interface PetEvent { readonly kind: ChangeKind; readonly pet: PetRecord }
 export interface OrderEvent { readonly kind: ChangeKind; readonly order: OrderRecord }
 
+/** A stream of changes, listening from the moment it is made (not from its first read). */
+export interface LiveStream<T> extends AsyncIterableIterator<T> {
+  /**
+   * Settles once every change published from now on, on any instance, reaches this stream: at once in
+   * process; with Redis, once Redis has confirmed the subscription to its channel (or refused it: warned).
+   */
+  readonly ready: Promise<void>;
+}
+
 /** Every committed change, told to every subscriber on every instance. */
 export interface ChangeEvents {
   pet(event: PetEvent): void;
   order(event: OrderEvent): void;
   /** Each ends when the subscriber returns it, when `signal` aborts, or when the service shuts down. */
-  pets(signal?: AbortSignal): AsyncIterableIterator<PetEvent>;
-  orders(signal?: AbortSignal): AsyncIterableIterator<OrderEvent>;
+  pets(signal?: AbortSignal): LiveStream<PetEvent>;
+  orders(signal?: AbortSignal): LiveStream<OrderEvent>;
 }

@@ -1,21 +1,10 @@
 import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
-import type { ChangeEvents, OrderEvent, PetEvent } from '../domain/events.js';
+import type { ChangeEvents, LiveStream, OrderEvent, PetEvent } from '../domain/events.js';
 import { log } from '../log.js';
 
-/** A stream of changes, listening from the moment it is made (not from its first read). */
-export interface LiveStream<T> extends AsyncIterableIterator<T> {
-  /**
-   * Settles once every change published from now on, on any instance, reaches this stream: at once in
-   * process; with Redis, once Redis has confirmed the subscription to its channel (or refused it: warned).
-   */
-  readonly ready: Promise<void>;
-}
-
 export interface ChangeEventBus extends ChangeEvents {
-  pets(signal?: AbortSignal): LiveStream<PetEvent>;
-  orders(signal?: AbortSignal): LiveStream<OrderEvent>;
   /** Ends every open stream (shutdown), and stops listening to Redis. */
   close(): Promise<void>;
   readonly describe: string;

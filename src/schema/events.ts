@@ -29,8 +29,12 @@ builder.subscriptionField('petChanged', (t) =>
     type: PetEventType,
     description: 'Every change to an animal, as it is committed, on any instance. Omit `petId` for every animal.',
     args: { petId: t.arg({ type: 'SafeInt', description: 'Only this animal.' }) },
-    subscribe: (_root, { petId }, { events, signal }) =>
-      (petId == null ? events.pets(signal) : filter((e: PetEvent) => e.pet.id === petId)(events.pets(signal)) as AsyncIterable<PetEvent>),
+    // Answered once the stream listens on every instance: a client told 200 misses no change after it.
+    subscribe: async (_root, { petId }, { events, signal }) => {
+      const changes = events.pets(signal);
+      await changes.ready;
+      return petId == null ? changes : filter((e: PetEvent) => e.pet.id === petId)(changes) as AsyncIterable<PetEvent>;
+    },
     resolve: (event) => event,
   }),
 );
@@ -40,8 +44,11 @@ builder.subscriptionField('orderChanged', (t) =>
     type: OrderEventType,
     description: 'Every change to an order, as it is committed, on any instance. Omit `orderId` for every order.',
     args: { orderId: t.arg({ type: 'SafeInt', description: 'Only this order.' }) },
-    subscribe: (_root, { orderId }, { events, signal }) =>
-      (orderId == null ? events.orders(signal) : filter((e: OrderEvent) => e.order.id === orderId)(events.orders(signal)) as AsyncIterable<OrderEvent>),
+    subscribe: async (_root, { orderId }, { events, signal }) => {
+      const changes = events.orders(signal);
+      await changes.ready;
+      return orderId == null ? changes : filter((e: OrderEvent) => e.order.id === orderId)(changes) as AsyncIterable<OrderEvent>;
+    },
     resolve: (event) => event,
   }),
 );

@@ -92,10 +92,14 @@ describe('GraphiQL in a browser, offline', () => {
     await page.goto(`${api.url}/graphql`);
     await setHeaders(page, { Authorization: api.headers.authorization });
     await replaceQuery(page, 'subscription { petChanged { kind pet { name } } }');
+    // The server listens from the moment it makes the stream, before it answers: once the page has the
+    // answer's headers, every later change comes.
+    const answered = page.waitForResponse((r) => r.url() === `${api.url}/graphql` && r.request().method() === 'POST'
+      && (r.headers()['content-type'] ?? '').startsWith('text/event-stream'));
     await page.keyboard.press('Control+Enter');
-    // The stream is open once GraphiQL shows its stop button; then the changes come.
+    // GraphiQL shows its stop button while the stream is open.
     await expect.poll(() => page.getByRole('button', { name: /Stop/ }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await answered).status()).toBe(200);
     await api.post('/v1/pets', { name: 'Live in GraphiQL', categoryId: 7 });
     await expect.poll(() => response(page), { timeout: 10_000 }).toContain('Live in GraphiQL');
     expect(await response(page)).toContain('CREATED');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/auth/key-admin.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
-import { createDataSource } from '../../src/db/data-source.js';
-import { loadConfig } from '../../src/config.js';
+import { openStore } from '../support/backend.js';
+import { rateLimited } from '../support/rate-limited.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let api: TestServer;
@@ -23,7 +23,7 @@ async function expect401(res: Response, graphql: boolean, invalidToken: boolean)
   expect(res.status).toBe(401);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="animal-store"${invalidToken ? ', error="invalid_token"' : ''}`);
-  for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers.get(header)).toMatch(/^\d+$/);
+  rateLimited(res.headers);
   const body = await res.json();
   if (graphql) expect(body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNAUTHENTICATED', status: 401 } }] });
   else expect(body).toEqual({ code: 'UNAUTHENTICATED', message: expect.any(String), status: 401 });
@@ -56,7 +56,7 @@ describe('authentication', () => {
   it('stops accepting a revoked key within KEY_CACHE_TTL_SECONDS', async () => {
     const { key, auth } = await api.newKey('free');
     expect((await api.get('/v1/pets', auth)).status).toBe(200);
-    const admin = await createDataSource(loadConfig(api.store.env).database).initialize();
+    const admin = await openStore(api.store);
     try {
       expect(await revokeKey(apiKeyStore(admin), key)).toMatchObject({ revokedAt: null });
     } finally {

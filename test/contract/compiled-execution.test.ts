@@ -1,18 +1,35 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 
 /**
  * An operation runs on graphql-js the first time and compiled (graphql-jit) from the second on: every
- * answer, success or error, must be the same either way. Each case has a server of its own (so its first
- * answer is graphql-js's, whatever ran before) and is asked three times.
+ * answer, success or error, must be the same either way. Each case is asked three times, on a server its
+ * operation (a REST route, a GraphQL document) has never run on, so its first answer is graphql-js's
+ * whatever ran before: cases of different operations share servers, two cases of one operation never do.
  */
-let api: TestServer | undefined;
-afterEach(async () => { await api?.close(); api = undefined; });
+const servers: { api: TestServer; id: number; ran: Set<string> }[] = [];
+afterAll(async () => { for (const { api } of servers) await api.close(); });
+
+/**
+ * A server `operation` has not run on, with a pet to read (`id`), created by a document no case runs.
+ * Compiled queries are kept per document, so any other operation may have run there.
+ */
+async function serverFor(operation: string): Promise<{ api: TestServer; id: number }> {
+  let found = servers.find((s) => !s.ran.has(operation));
+  if (!found) {
+    const api = await startServer();
+    const seed = await api.gql('mutation Seed { createPet(input: { name: "Compiled", categoryId: 3, status: sold }) { id } }');
+    found = { api, id: seed.body.data.createPet.id as number, ran: new Set() };
+    servers.push(found);
+  }
+  found.ran.add(operation);
+  return found;
+}
+
+/** The route a REST path is served by: `GET /v1/pets/{id}` for `/v1/pets/7`. */
+const route = (method: string, path: string) => `${method} ${path.split('?')[0]!.replace(/\/\d+$/, '/{id}')}`;
 
 const thrice = async <T>(ask: () => Promise<T>): Promise<T[]> => [await ask(), await ask(), await ask()];
-
-/** A pet to read, created with REST's POST: another operation than the one under test. */
-const seeded = async (server: TestServer) => (await server.post('/v1/pets', { name: 'Compiled', categoryId: 3, status: 'sold' })).body.id as number;
 
 describe('REST routes answer the same before and after their operation is compiled', () => {
   it.each([
@@ -24,9 +41,8 @@ describe('REST routes answer the same before and after their operation is compil
     ['a bad limit', () => '/v1/pets?limit=abc', 400],
     ['a bad status', () => '/v1/pets?status=lost', 400],
   ] as const)('GET %s: %s', async (_, path, status) => {
-    api = await startServer();
-    const id = await seeded(api);
-    const [first, ...again] = (await thrice(() => api!.get(path(id)))).map(({ status: s, body }) => ({ status: s, body }));
+    const { api, id } = await serverFor(route('GET', path(1)));
+    const [first, ...again] = (await thrice(() => api.get(path(id)))).map(({ status: s, body }) => ({ status: s, body }));
     expect(first!.status).toBe(status);
     for (const answer of again) expect(answer).toEqual(first);
   });
@@ -39,8 +55,8 @@ describe('REST routes answer the same before and after their operation is compil
     ['a bad categoryId', { name: 'X', categoryId: 'one' }, 400],
     ['a blank name', { name: ' ', categoryId: 1 }, 400],
   ])('POST %s', async (_, body, status) => {
-    api = await startServer();
-    const answers = await thrice(() => api!.post('/v1/pets', body));
+    const { api } = await serverFor(route('POST', '/v1/pets'));
+    const answers = await thrice(() => api.post('/v1/pets', body));
     const [first, ...again] = answers.map(({ status: s, body: b }) => ({ status: s, body: { ...b, id: typeof b.id } }));
     expect(first!.status).toBe(status);
     for (const answer of again) expect(answer).toEqual(first);
@@ -63,9 +79,8 @@ describe('GraphQL operations answer the same before and after they are compiled'
     ['a mistyped input field', CREATE, () => ({ input: { name: 'G', categoryId: 'two' } }), 'BAD_REQUEST'],
     ['aliases, a fragment and __typename', '{ a: pets(limit: 1) { ...F } b: pets(limit: 2, status: sold) { ...F } } fragment F on Pet { __typename id }', () => ({}), 'data'],
   ] as const)('%s', async (_, query, variables, outcome) => {
-    api = await startServer();
-    const id = await seeded(api);
-    const [first, ...again] = (await thrice(() => api!.gql(query, variables(id)))).map(({ status, body }) => ({ status, body }));
+    const { api, id } = await serverFor(query);
+    const [first, ...again] = (await thrice(() => api.gql(query, variables(id)))).map(({ status, body }) => ({ status, body }));
     if (outcome === 'data') expect(first!.body.errors).toBeUndefined();
     else expect(first!.body.errors[0].extensions.code).toBe(outcome);
     for (const answer of again) expect(answer).toEqual(first);

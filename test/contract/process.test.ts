@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { backend, keyOn } from '../support/backend.js';
 import { listeningUrl, spawnedServers } from '../support/process.js';
@@ -16,13 +17,24 @@ describe('the service process', () => {
   });
 
   it('starts with Redis unreachable and warns once per outage, not once per retry', async () => {
-    const { server, store } = await servers.start({ REDIS_URL: 'redis://127.0.0.1:1' });
-    const url = await listeningUrl(server);
-    expect(server.output()).toContain('"rateLimits":"Redis at 127.0.0.1:1');
-    const auth = await keyOn(store);
-    for (let i = 0; i < 3; i += 1) expect((await fetch(`${url}/v1/pets`, { headers: auth })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(server.output().match(/Redis is unreachable/g)).toHaveLength(1);
+    // A Redis that resets every connection at once: each attempt to reach it is counted.
+    let attempts = 0;
+    const redis = createServer((socket) => { attempts += 1; socket.resetAndDestroy(); });
+    await new Promise<void>((resolve) => redis.listen(0, '127.0.0.1', resolve));
+    const { port } = redis.address() as AddressInfo;
+    try {
+      const { server, store } = await servers.start({ REDIS_URL: `redis://127.0.0.1:${port}` });
+      const url = await listeningUrl(server);
+      expect(server.output()).toContain(`"rateLimits":"Redis at 127.0.0.1:${port}`);
+      const auth = await keyOn(store);
+      for (let i = 0; i < 3; i += 1) expect((await fetch(`${url}/v1/pets`, { headers: auth })).status).toBe(200);
+      // Tried again and again: the limits' connection (opened first) and the events' (opened after the
+      // limits' wait for Redis at startup) back off alike, so of 6 attempts at least 3 are the limits'.
+      await expect.poll(() => attempts, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+      expect(server.output().match(/Redis is unreachable/g)).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => redis.close(resolve));
+    }
   });
 
   it('refuses invalid settings, naming each one, without a stack trace', async () => {
@@ -40,8 +52,9 @@ describe('the service process', () => {
     const body = JSON.stringify({ name: 'Late', categoryId: 1 });
 
     // A request whose body is only half sent when the signal arrives.
+    let req!: ReturnType<typeof request>;
     const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
+      req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
         headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         let text = '';
         res.on('data', (c) => { text += c; });
@@ -49,11 +62,13 @@ describe('the service process', () => {
       });
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 300);
-      }, 200);
     });
+    // The server has read the half request once it has answered one sent after it (on another connection).
+    expect((await fetch(`${url.origin}/healthz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    // It has stopped accepting once it says so (it logs, then closes, in one go).
+    await server.waitFor(/shutting down/);
+    req.end(body.slice(10));
 
     const { status, text } = await reply;
     expect(status).toBe(201);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimited } from '../support/rate-limited.js';
+import { newPetOn, placedOrderOn } from '../support/records.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let api: TestServer;
@@ -6,6 +8,8 @@ beforeAll(async () => { api = await startServer(); });
 afterAll(async () => { await api?.close(); });
 
 const JSON_TYPE = /^application\/json/;
+const newPet = (name?: string) => newPetOn(api, name);
+const placed = () => placedOrderOn(api);
 
 describe('POST /v1/pets', () => {
   it('creates a pet, answers 201 with the stored record, status defaulting to available', async () => {
@@ -135,5 +139,63 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
     expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'Pet 9007199254740991 not found', status: 404 });
     expect(res.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  });
+});
+
+describe('PATCH /v1/pets/{petId}', () => {
+  it('changes the name and the category; answers exactly the Pet', async () => {
+    const pet = await newPet('Before');
+    const res = await api.patch(`/v1/pets/${pet.id}`, { name: '🐕 After' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: pet.id, name: '🐕 After', categoryId: 1, status: 'available' });
+    rateLimited(res.headers);
+    const both = await api.patch(`/v1/pets/${pet.id}`, { name: 'Again', categoryId: 9007199254740991 }, { 'content-type': 'application/merge-patch+json' });
+    expect(both.body).toEqual({ id: pet.id, name: 'Again', categoryId: 9007199254740991, status: 'available' });
+    expect((await api.get(`/v1/pets/${pet.id}`)).body).toEqual(both.body);
+  });
+
+  it.each([
+    [{ status: 'sold' }, /status.*only through its orders/],
+    [{}, /empty/],
+    [{ name: null }, /cannot be removed/],
+    [{ name: '   ' }, /white space/],
+    [{ name: 'x'.repeat(256) }, /at most 255/],
+    [{ categoryId: 0 }, /categoryId/],
+    [{ categoryId: '2' }, /categoryId/],
+    [{ id: 4 }, /Unknown field "id"/],
+  ])('refuses %j with 400 that says why, changing nothing', async (body, message) => {
+    const pet = await newPet('Unchanged');
+    const res = await api.patch(`/v1/pets/${pet.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(message) });
+    expect((await api.get(`/v1/pets/${pet.id}`)).body).toEqual(pet);
+  });
+
+  it('answers 404 for an unknown pet', async () => {
+    const res = await api.patch('/v1/pets/987654321', { name: 'Nobody' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Pet 987654321 not found');
+  });
+});
+
+describe('DELETE /v1/pets/{petId}', () => {
+  it('removes a pet without orders: 204 without a body, then 404', async () => {
+    const pet = await newPet('Leaving');
+    const res = await fetch(`${api.url}/v1/pets/${pet.id}`, { method: 'DELETE', headers: api.headers });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect(res.headers.get('content-type')).toBeNull();
+    rateLimited(res.headers);
+    expect((await api.get(`/v1/pets/${pet.id}`)).status).toBe(404);
+    expect((await api.del(`/v1/pets/${pet.id}`)).status).toBe(404);
+  });
+
+  it('keeps a pet with any order, even a cancelled one: 409', async () => {
+    const order = await placed();
+    await api.patch(`/v1/store/orders/${order.id}`, { status: 'cancelled' });
+    const res = await api.del(`/v1/pets/${order.petId}`);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`Pet ${order.petId} has orders`) });
+    expect((await api.get(`/v1/pets/${order.petId}`)).status).toBe(200);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createDataSource } from '../../src/db/data-source.js';
+import { openStore } from '../support/backend.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -59,7 +58,7 @@ describe('the store under concurrency, across two instances', () => {
     expect([...answered.keys()].every((s) => [200, 201, 204, 404, 409].includes(s)), JSON.stringify([...answered])).toBe(true);
     expect(answered.get(201)).toBeGreaterThan(0);
 
-    const db = await createDataSource(loadConfig(a.store.env).database).initialize();
+    const db = await openStore(a.store);
     try {
       const rows = async (sql: string) => (await db.query(sql)) as Record<string, unknown>[];
       expect(await rows(`SELECT pet_id FROM orders WHERE status IN ('placed', 'approved') GROUP BY pet_id HAVING COUNT(*) > 1`)).toEqual([]);

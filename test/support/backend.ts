@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
-import { SQLITE_FILE } from '../../src/db/data-source.js';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config.js';
+import { createDataSource, SQLITE_FILE } from '../../src/db/data-source.js';
 
 /** Which store the contract tests of this vitest project run against. */
 export const backend = process.env.TEST_BACKEND === 'mysql' ? 'mysql' : 'embedded';
@@ -51,13 +53,16 @@ export async function freshStore(): Promise<Store> {
   };
 }
 
+/** A connection of the test's own to a store, behind its server's back (to look, or to act as an admin): destroy() it. */
+export function openStore(store: Store): Promise<DataSource> {
+  return createDataSource(loadConfig(store.env).database).initialize();
+}
+
 /** A key on a store that a server (perhaps another process) uses: its Authorization header. */
 export async function keyOn(store: Store, plan = 'enterprise', limits: { perMinute?: number; perDay?: number } = { perMinute: 100_000, perDay: 100_000 }) {
   const { createKey } = await import('../../src/auth/key-admin.js');
   const { apiKeyStore } = await import('../../src/db/api-keys.js');
-  const { createDataSource } = await import('../../src/db/data-source.js');
-  const { loadConfig } = await import('../../src/config.js');
-  const dataSource = await createDataSource(loadConfig(store.env).database).initialize();
+  const dataSource = await openStore(store);
   try {
     const { key } = await createKey(apiKeyStore(dataSource), { plan, ...limits });
     return { authorization: `Bearer ${key}` };

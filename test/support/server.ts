@@ -12,6 +12,8 @@ import { call, type Reply } from './http.js';
 export interface TestServer {
   readonly url: string;
   readonly store: Store;
+  /** The settings the server runs with (its Redis and prefix among them). */
+  readonly config: Config;
   /** Settings a second instance needs to share this one's database, Redis budget and time. */
   readonly shared: { store: Store; env: Record<string, string>; clock: TestClock };
   /** The server's time: it stands still until the test moves it. */
@@ -75,6 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     url: running.url,
     store,
+    config,
     shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) }, clock },
     clock,
     headers,

@@ -3,6 +3,7 @@ import { backend, freshStore } from '../../support/backend.js';
 import { startServer } from '../../support/server.js';
 import { requestStream, timeUntil } from '../../support/request-stream.js';
 import { tcpProxy } from '../../support/tcp-proxy.js';
+import { sleep } from '../../support/time.js';
 
 // SQLite is a file in the process: there is no network between them to fail.
 describe.runIf(backend === 'mysql')('MySQL out of reach under a stream of requests', () => {
@@ -22,14 +23,16 @@ describe.runIf(backend === 'mysql')('MySQL out of reach under a stream of reques
       // Besides the stream, a burst asked at once into the outage: every one of them must end, and soon.
       const burst = await Promise.all(Array.from({ length: 9 }, async (_, i) => {
         const started = Date.now();
-        const reply = await [
-          () => api.get('/v1/pets?limit=5'), () => api.post('/v1/pets', { name: 'During', categoryId: 1 }),
-          () => api.gql('{ pets(limit: 5) { id } }'),
-        ][i % 3]!();
-        return { ms: Date.now() - started, status: reply.status, code: reply.body?.code ?? reply.body?.errors?.[0]?.extensions?.code };
+        const [what, send] = ([
+          ['GET /v1/pets', () => api.get('/v1/pets?limit=5')], ['POST /v1/pets', () => api.post('/v1/pets', { name: 'During', categoryId: 1 })],
+          ['POST /graphql', () => api.gql('{ pets(limit: 5) { id } }')],
+        ] as const)[i % 3]!;
+        const reply = await send();
+        return { what, ms: Date.now() - started, status: reply.status, code: reply.body?.code ?? reply.body?.errors?.[0]?.extensions?.code };
       }));
-      // Let the stream run into the outage for a while, however quickly the burst was refused.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, faultAt + 1_500 - Date.now())));
+      // Let the stream run into the outage for 1.5 s, however quickly the burst was refused: the time is the
+      // point (requests asked all through an outage), not a guess that something is ready.
+      await sleep(Math.max(0, faultAt + 1_500 - Date.now()));
       const during = [...stream.since(faultAt + 50), ...burst];
       const restoredAt = Date.now();
       await proxy.restore();
@@ -44,11 +47,12 @@ describe.runIf(backend === 'mysql')('MySQL out of reach under a stream of reques
       const answered = during.filter((a) => !('started' in a) || a.started + a.ms <= restoredAt);
       expect(answered.length).toBeGreaterThanOrEqual(9);
       for (const answer of answered) {
-        expect(answer, JSON.stringify(answer)).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+        // A GraphQL response with data (`pets: null` beside the error) is a 200 whose error carries the code.
+        expect(answer, JSON.stringify(answer)).toMatchObject({ status: answer.what === 'POST /graphql' ? 200 : 503, code: 'UNAVAILABLE' });
         expect(answer.ms).toBeLessThanOrEqual(6_000);
       }
       const slowest = Math.max(...answered.map((a) => a.ms));
-      console.info(`database ${fault}: ${answered.length} requests answered 503 in at most ${slowest} ms; /readyz 503 after ${readyDown} ms; every surface back ${recovered} ms after the database`);
+      console.info(`database ${fault}: ${answered.length} requests answered UNAVAILABLE in at most ${slowest} ms; /readyz 503 after ${readyDown} ms; every surface back ${recovered} ms after the database`);
       expect(recovered).toBeLessThan(5_000);
     } finally {
       await stream.stop();

@@ -15,6 +15,9 @@ describe(`kill -9 during a burst of concurrent POSTs (${backend})`, () => {
     // Two in three are valid pets; the others are refused (400), and must leave nothing behind.
     const outcomes: Outcome[] = [];
     let answered = 0;
+    // Kill it once some pets have been created and other requests are still in flight.
+    let killTime!: () => void;
+    const timeToKill = new Promise<void>((resolve) => { killTime = resolve; });
     const burst = Array.from({ length: 90 }, async (_, i) => {
       const name = `Burst ${i}`;
       const valid = i % 3 !== 2;
@@ -27,10 +30,10 @@ describe(`kill -9 during a burst of concurrent POSTs (${backend})`, () => {
         outcomes.push({ name, valid, status: 0 }); // no answer: the process died with it in flight
       } finally {
         answered += 1;
+        if (outcomes.filter((o) => o.status === 201).length >= 8 || answered === 90) killTime();
       }
     });
-    // Kill it once some pets have been created and other requests are still in flight.
-    while (outcomes.filter((o) => o.status === 201).length < 8 && answered < 90) await new Promise((resolve) => setTimeout(resolve, 1));
+    await timeToKill;
     server.child.kill('SIGKILL');
     await Promise.all(burst);
 

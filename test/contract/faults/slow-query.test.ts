@@ -3,11 +3,18 @@ import { createConnection } from 'mysql2/promise';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE } from '../../../src/db/data-source.js';
+import type { Step } from '../../../src/pipeline/pipeline.js';
 import { backend } from '../../support/backend.js';
 import { startServer, type TestServer } from '../../support/server.js';
 
+/** The requests marked `x-held` that have reached the surfaces: their statements go to the database next. */
+const held = new Set<string>();
+const watchHeld: Step = {
+  onRequest: ({ request }) => { const mark = request.headers.get('x-held'); if (mark) held.add(mark); },
+};
+
 let api: TestServer;
-beforeAll(async () => { api = await startServer({ env: { STATEMENT_TIMEOUT_SECONDS: '2' } }); });
+beforeAll(async () => { api = await startServer({ env: { STATEMENT_TIMEOUT_SECONDS: '2' }, steps: [watchHeld] }); });
 afterAll(async () => { await api?.close(); });
 
 /** Another client of the same database takes the write lock on pets and keeps it until released. */
@@ -30,12 +37,17 @@ describe('a statement held past STATEMENT_TIMEOUT_SECONDS', () => {
     const release = await holdWriteLock();
     try {
       const started = Date.now();
-      const [rest, gql, health] = await Promise.all([
-        api.post('/v1/pets', { name: 'Held', categoryId: 1 }),
-        api.gql('mutation { createPet(input: { name: "Held", categoryId: 1 }) { id } }'),
-        // The wait for the lock holds neither the event loop nor the other requests.
-        (async () => { await new Promise((resolve) => setTimeout(resolve, 300)); const t = Date.now(); const r = await fetch(`${api.url}/healthz`); return { status: r.status, ms: Date.now() - t }; })(),
+      const writes = Promise.all([
+        api.post('/v1/pets', { name: 'Held', categoryId: 1 }, { 'x-held': 'rest' }),
+        api.gql('mutation { createPet(input: { name: "Held", categoryId: 1 }) { id } }', undefined, { 'x-held': 'graphql' }),
       ]);
+      // The wait for the lock holds neither the event loop nor the other requests: once both writes are on
+      // their way to the database (they wait there for 2 s), /healthz is answered at once.
+      await expect.poll(() => held.size).toBe(2);
+      const t = Date.now();
+      const probe = await fetch(`${api.url}/healthz`);
+      const health = { status: probe.status, ms: Date.now() - t };
+      const [rest, gql] = await writes;
       const ms = Date.now() - started;
       expect(rest.status).toBe(503);
       expect(rest.body).toEqual({ code: 'UNAVAILABLE', message: expect.any(String), status: 503 });
