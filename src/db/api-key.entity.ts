@@ -1,6 +1,11 @@
-import { EntitySchema } from 'typeorm';
+import { EntitySchema, type ValueTransformer } from 'typeorm';
 import type { Plan } from '../domain/plans.js';
-import { bigintAsNumber } from './pet.entity.js';
+
+/** MySQL drivers hand BIGINT back as strings; every id we store is a safe integer, so a number is exact. */
+const bigintAsNumber: ValueTransformer = {
+  to: (value: number | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
+};
 
 export interface ApiKeyRecord {
   id: number;

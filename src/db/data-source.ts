@@ -6,7 +6,6 @@ import type { DatabaseConfig } from '../config.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { setDeadline } from './deadline.js';
 import { boundedMysql2 } from './mysql-session.js';
-import { PetEntity } from './pet.entity.js';
 
 export const SQLITE_FILE = 'animal-store.sqlite';
 
@@ -17,7 +16,7 @@ export const SQLITE_FILE = 'animal-store.sqlite';
  */
 export function createDataSource(database: DatabaseConfig, { forMigrations = false } = {}): DataSource {
   const common = {
-    entities: [PetEntity, ApiKeyEntity],
+    entities: [ApiKeyEntity],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

@@ -14,11 +14,11 @@ const fieldName = (path: readonly (string | number)[]) =>
 function restMessage({ input, message }: AppError): string {
   if (!input) return message;
   const [argument, ...below] = input.path;
-  const field = String(below.at(-1) ?? argument);
+  const field = below.length > 0 ? fieldName(below) : argument === BODY_ARGUMENT ? 'request body' : String(argument);
   switch (input.problem) {
     case 'unknown': return `Unknown field "${field}" in the request body${input.detail ? `: ${input.detail}` : ''}`;
     case 'missing': return `Missing required field "${field}" in the request body`;
-    default: return `Invalid "${below.length > 0 ? fieldName(below) : argument === BODY_ARGUMENT ? 'request body' : argument}": ${input.detail}`;
+    default: return `Invalid "${field}": ${input.detail}`;
   }
 }
 
