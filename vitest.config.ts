@@ -9,6 +9,8 @@ if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
 }
 
 const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
+// The contract tests start the built service and CLI as processes too: built once per run.
+const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
 // The browser tests use Debian's Chromium. A fresh machine may not have it (see README); CI installs it
 // and then a missing browser is a failure, like a missing MySQL.
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || process.env.CI === 'true';
@@ -20,12 +22,12 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true as const, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
-      { extends: true as const, test: { ...shared, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
+      { extends: true as const, test: { ...contract, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
       ...(chromium
         ? [{ extends: true as const, test: { ...shared, testTimeout: 60_000, name: 'browser', include: ['test/browser/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
       ...(mysql
-        ? [{ extends: true as const, test: { ...shared, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
+        ? [{ extends: true as const, test: { ...contract, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
         : []),
     ],
   },

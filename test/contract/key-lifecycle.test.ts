@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
 const keysCli = (...args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...api.store.env } },
+  execFile(process.execPath, ['dist/src/cli/keys.js', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...api.store.env } },
     (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
 });
 

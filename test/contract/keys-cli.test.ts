@@ -11,7 +11,7 @@ afterAll(async () => { await api?.close(); });
 /** The keys command as a script runs it, against the test server's database. */
 function keys(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], {
+    execFile(process.execPath, ['dist/src/cli/keys.js', ...args], {
       cwd: ROOT, env: { PATH: process.env.PATH, ...api.store.env },
     }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
   });

@@ -14,9 +14,9 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Runs src/main.ts as operators run the service: its own process, settings from the environment. */
+/** Runs the built service as operators run it (`npm start`): its own process, settings from the environment. */
 export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
