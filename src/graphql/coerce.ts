@@ -63,8 +63,9 @@ function coerceEach(
       }));
       continue;
     }
-    const fieldProblems = new FieldProblems(type);
+    let fieldProblems: FieldProblems | undefined;
     coerced[name] = coerceInputValue(value, type, (path, invalid, error) => {
+      fieldProblems ??= new FieldProblems(type);
       const at = path.length > 0 ? ` at "${name}${printPathArray(path)}"` : '';
       const prefix = `Variable "$${name}" got invalid value ${inspect(invalid)}${at}; `;
       const field = fieldProblems.next(path, invalid);
