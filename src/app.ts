@@ -81,7 +81,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const pets = petStore(dataSource);
   const orders = orderStore(dataSource, clock);
   const events = createChangeEvents(redis && config.redisUrl
-    ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined);
+    ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined, config.streamQueueEvents);
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   const context = (request: ServerContext): Context => ({

@@ -29,6 +29,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Open subscription streams one key may hold at once, across every instance. */
   readonly subscriptionsPerKey: number;
+  /** Events one subscription stream may hold for a client that reads slower than they come; past it, the stream ends. */
+  readonly streamQueueEvents: number;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const keyCacheTtlSeconds = intInRange(env.KEY_CACHE_TTL_SECONDS, 'KEY_CACHE_TTL_SECONDS', 30, 0, 3_600, problems);
   const trustProxyHops = trustProxy(env.TRUST_PROXY, problems);
   const subscriptionsPerKey = intInRange(env.SUBSCRIPTIONS_PER_KEY, 'SUBSCRIPTIONS_PER_KEY', 5, 1, 1_000, problems);
+  const streamQueueEvents = intInRange(env.STREAM_QUEUE_EVENTS, 'STREAM_QUEUE_EVENTS', 1_000, 1, 100_000, problems);
   const limits: LimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
     banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
@@ -121,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
-    subscriptionsPerKey, graphql, http,
+    subscriptionsPerKey, streamQueueEvents, graphql, http,
   });
 }
 

@@ -18,6 +18,8 @@ export const STATUS = {
   API_KEY_BANNED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  // A subscription whose client read slower than its events came, past the stream's queue: subscribe again.
+  STREAM_OVERFLOW: 503,
 } as const;
 export type ErrorCode = keyof typeof STATUS;
 

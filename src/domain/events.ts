@@ -1,3 +1,4 @@
+import type { AppError } from '../errors.js';
 import type { OrderRecord } from './order.js';
 import type { PetRecord } from './pet.js';
 
@@ -7,8 +8,11 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 export interface PetEvent { readonly kind: ChangeKind; readonly pet: PetRecord }
 export interface OrderEvent { readonly kind: ChangeKind; readonly order: OrderRecord }
 
-/** A stream of changes, listening from the moment it is made (not from its first read). */
-export interface LiveStream<T> extends AsyncIterableIterator<T> {
+/**
+ * A stream of changes, listening from the moment it is made (not from its first read). When its reader
+ * falls too far behind, its last item is a STREAM_OVERFLOW error instead of the changes it dropped.
+ */
+export interface LiveStream<T> extends AsyncIterableIterator<T | AppError> {
   /**
    * Settles once every change published from now on, on any instance, reaches this stream: at once in
    * process; with Redis, once Redis has confirmed the subscription to its channel (or refused it: warned).

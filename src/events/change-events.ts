@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ChangeEvents, LiveStream, OrderEvent, PetEvent } from '../domain/events.js';
+import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
 
 export interface ChangeEventBus extends ChangeEvents {
@@ -17,7 +18,9 @@ type Topics = Record<string, [PetEvent | OrderEvent]>;
  * hears every instance, itself included), and stay in the process otherwise. Channels carry the Redis
  * prefix, so services sharing a Redis under different prefixes never hear each other.
  */
-export function createChangeEvents(redis: { url: string; publisher: Redis; prefix: string } | undefined): ChangeEventBus {
+export function createChangeEvents(
+  redis: { url: string; publisher: Redis; prefix: string } | undefined, queueLimit: number,
+): ChangeEventBus {
   let subscriber: Redis | undefined;
   let eventTarget: PubSubEventTarget<Topics> | undefined;
   // Each channel's subscription, settled once Redis confirmed it: what a stream's `ready` waits for.
@@ -52,24 +55,48 @@ export function createChangeEvents(redis: { url: string; publisher: Redis; prefi
    * listens from the moment it is made, while its subscription is being answered, not from the client's
    * first read: a client that has its answer hears every change committed after it (in process; through
    * Redis, once `ready`).
+   *
+   * Events wait in the stream's own queue, read off pubsub's at once, so that a client reading slower
+   * than events come costs at most `queueLimit` of them: past that the queue is dropped and the stream
+   * ends with a STREAM_OVERFLOW error as its last item (the client subscribes again), where pubsub's
+   * queue would have grown without end.
    */
   function stream<T>(topic: string, signal?: AbortSignal): LiveStream<T> {
     const channel = prefix + topic;
     const source = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterator<T>;
-    // pubsub's iterator adds its listener on its first read: that read is made now, and kept for the first next().
-    let first: Promise<IteratorResult<T>> | undefined = source.next();
-    const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
+    const queue: (T | AppError)[] = [];
+    let reader: ((read: IteratorResult<T | AppError>) => void) | undefined;
     let stopped = false;
-    let stop!: () => void;
-    const stopping = new Promise<IteratorReturnResult<undefined>>((resolve) => {
-      stop = () => {
-        if (stopped) return;
-        stopped = true;
-        open.delete(stop);
-        signal?.removeEventListener('abort', stop);
-        void source.return?.();
-        resolve(done);
-      };
+    const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
+    const hand = (read: IteratorResult<T | AppError>) => {
+      const waiting = reader;
+      reader = undefined;
+      waiting?.(read);
+    };
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      open.delete(stop);
+      signal?.removeEventListener('abort', stop);
+      void source.return?.();
+      hand(done);
+    };
+    const overflow = () => {
+      queue.length = 0;
+      queue.push(appError('STREAM_OVERFLOW',
+        `This subscription fell more than ${queueLimit} events behind: it ends here; subscribe again to go on`));
+      stop();
+    };
+    // pubsub's iterator adds its listener on its first read: that read is made now.
+    void (async () => {
+      for (let read = await source.next(); !read.done && !stopped; read = await source.next()) {
+        if (reader) hand({ done: false, value: read.value });
+        else if (queue.length < queueLimit) queue.push(read.value);
+        else overflow();
+      }
+    })().catch((error: unknown) => {
+      log.warn({ err: error }, 'a subscription stream failed');
+      stop();
     });
     open.add(stop);
     signal?.addEventListener('abort', stop, { once: true });
@@ -77,13 +104,13 @@ export function createChangeEvents(redis: { url: string; publisher: Redis; prefi
     return {
       ready: subscribed.get(channel) ?? Promise.resolve(),
       next() {
+        if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
         if (stopped) return Promise.resolve(done);
-        const read = first ?? source.next();
-        first = undefined;
-        return Promise.race([read, stopping]);
+        return new Promise((resolve) => { reader = resolve; });
       },
       return() {
         stop();
+        queue.length = 0;
         return Promise.resolve(done);
       },
       [Symbol.asyncIterator]() { return this; },

@@ -1,5 +1,6 @@
 import { filter } from 'graphql-yoga';
 import { CHANGE_KINDS, type OrderEvent, type PetEvent } from '../domain/events.js';
+import { isAppError, type AppError } from '../errors.js';
 import { builder } from './builder.js';
 import { Order, Pet } from './refs.js';
 
@@ -24,6 +25,12 @@ const OrderEventType = builder.objectRef<OrderEvent>('OrderEvent').implement({
   }),
 });
 
+/** A stream's overflow error is its last event: sent as that event's error, then the stream completes. */
+const delivered = <T>(event: T | AppError): T => {
+  if (isAppError(event)) throw event;
+  return event;
+};
+
 builder.subscriptionField('petChanged', (t) =>
   t.field({
     type: PetEventType,
@@ -33,9 +40,9 @@ builder.subscriptionField('petChanged', (t) =>
     subscribe: async (_root, { petId }, { events, signal }) => {
       const changes = events.pets(signal);
       await changes.ready;
-      return petId == null ? changes : filter((e: PetEvent) => e.pet.id === petId)(changes) as AsyncIterable<PetEvent>;
+      return petId == null ? changes : filter((e: PetEvent | AppError) => isAppError(e) || e.pet.id === petId)(changes);
     },
-    resolve: (event) => event,
+    resolve: delivered,
   }),
 );
 
@@ -47,8 +54,8 @@ builder.subscriptionField('orderChanged', (t) =>
     subscribe: async (_root, { orderId }, { events, signal }) => {
       const changes = events.orders(signal);
       await changes.ready;
-      return orderId == null ? changes : filter((e: OrderEvent) => e.order.id === orderId)(changes) as AsyncIterable<OrderEvent>;
+      return orderId == null ? changes : filter((e: OrderEvent | AppError) => isAppError(e) || e.order.id === orderId)(changes);
     },
-    resolve: (event) => event,
+    resolve: delivered,
   }),
 );
