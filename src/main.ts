@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     ...running.app.backends,
     ...(config.database.kind === 'sqlite' ? { firstKey: 'npm run --silent keys -- create --plan free' } : {}),
   }, `Animal Store API listening on ${url}`);
+  // Lines are written in blocks: whoever waits for this one (an operator, a supervisor) gets it now.
+  log.flush();
 
   let stopping = false;
   const stop = (signal: string) => {
