@@ -16,6 +16,8 @@ export interface Cursors {
 }
 
 const MAC_BYTES = 16;
+/** Cursors remembered: the first pages of the usual lists and filters are asked for again and again. */
+const MADE_KEPT = 512;
 
 /**
  * Opaque cursors: `base64url(JSON) . base64url(HMAC-SHA256)`, signed with a secret every instance shares
@@ -24,10 +26,19 @@ const MAC_BYTES = 16;
 export function createCursors(secret: string): Cursors {
   const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
   const filterOf = (page: PageOf) => (page.status ? `status "${page.status}"` : 'no filter');
+  // A cursor depends only on its page: signing it again (JSON, base64, HMAC) would give the same string.
+  const made = new Map<string, string>();
   return {
     make({ list, status }, afterId) {
-      const payload = Buffer.from(JSON.stringify({ l: list, s: status ?? null, a: afterId })).toString('base64url');
-      return `${payload}.${mac(payload).toString('base64url')}`;
+      const page = `${list} ${status} ${afterId}`;
+      let cursor = made.get(page);
+      if (cursor === undefined) {
+        const payload = Buffer.from(JSON.stringify({ l: list, s: status ?? null, a: afterId })).toString('base64url');
+        cursor = `${payload}.${mac(payload).toString('base64url')}`;
+        if (made.size >= MADE_KEPT) made.delete(made.keys().next().value!);
+        made.set(page, cursor);
+      }
+      return cursor;
     },
     read(page, cursor) {
       const [payload = '', signature = '', extra] = cursor.split('.');

@@ -17,6 +17,8 @@ export interface ServerContext {
   route: Route;
   /** The request's path, as the route was resolved from it. */
   pathname: string;
+  /** Its query string, with the `?` (or empty). */
+  search: string;
   /** The values of the path's `:name` segments, decoded. */
   pathParams: Readonly<Record<string, string>>;
   /** The API operation the method and path name: what it takes, and its handler. */

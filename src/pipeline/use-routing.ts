@@ -7,6 +7,7 @@ export function useRouting(resolve: (pathname: string) => ResolvedPath): Step {
     onRequest({ url, serverContext }) {
       serverContext.startedAt = performance.now();
       serverContext.pathname = url.pathname;
+      serverContext.search = url.search;
       const { route, params } = resolve(url.pathname);
       serverContext.route = route;
       serverContext.pathParams = params;

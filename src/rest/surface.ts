@@ -1,5 +1,6 @@
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
+import { parse as parseQuery } from 'qs';
 import { useSofa } from 'sofa-api';
 import type { OperationLimits } from '../config.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
@@ -69,12 +70,12 @@ function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, han
     free: FREE_ROOT_FIELDS.has(field.name),
     takesIdempotencyKey: takesIdempotencyKey(route),
     async handle(request, serverContext) {
-      const { body, pathParams } = serverContext;
+      const { body, pathParams, pathname, search } = serverContext;
       const reply: Reply = serverContext.reply = {};
-      let response = await handler(body === undefined ? sofaRequest(request.url, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
+      let response = await handler(body === undefined ? sofaRequest(request.url, search, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
       if (response.ok) {
         if (route.noContent) response = emptied(response);
-        if (reply.nextCursor) response.headers.set('Link', nextLink(request.url, reply.nextCursor));
+        if (reply.nextCursor) response.headers.set('Link', nextLink(pathname, search, reply.nextCursor));
         if (route.location && reply.value) response.headers.set('Location', locationOf(route.location, reply.value as Record<string, unknown>));
       }
       for (const [name, value] of lifecycleHeaders) response.headers.set(name, value);
@@ -92,10 +93,10 @@ function locationOf(template: string, record: Record<string, unknown>): string {
  * RFC 8288: the next page, as the same request (its limit and filter) with the next cursor. Relative to
  * this server, like Location.
  */
-function nextLink(requestUrl: string, cursor: string): string {
-  const url = new URL(requestUrl);
-  url.searchParams.set('cursor', cursor);
-  return `<${url.pathname}${url.search}>; rel="next"`;
+function nextLink(pathname: string, search: string, cursor: string): string {
+  const query = new URLSearchParams(search);
+  query.set('cursor', cursor);
+  return `<${pathname}?${query}>; rel="next"`;
 }
 
 /** 204 No Content: the same headers, without those of the body it no longer has. */
@@ -130,8 +131,17 @@ function routeHandlers(sofa: ReturnType<typeof useSofa>): Map<string, SofaHandle
   return handlers;
 }
 
-/** A GET: SOFA reads the query string from the url, the path's segments from params. */
-const sofaRequest = (url: string, params: Readonly<Record<string, string>>): SofaRequest => ({ url, params, body: null });
+/**
+ * A GET. SOFA takes each variable from params, else from the url's query string, which it parses (qs) once
+ * per variable: the query is parsed here once, with the same qs, into params. Its empty values are left
+ * out, as SOFA's `searchParams[name] || body[name]` leaves them; the path's segments win, as in SOFA.
+ */
+function sofaRequest(url: string, search: string, pathParams: Readonly<Record<string, string>>): SofaRequest {
+  if (search.length <= 1) return { url, params: pathParams, body: null };
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(parseQuery(search.slice(1)))) if (value) params[name] = value;
+  return { url, params: Object.assign(params, pathParams), body: null };
+}
 
 /**
  * SOFA matches body keys to argument names; the spec's body is the NewPet (or the change) itself. Passing it as the
