@@ -133,15 +133,21 @@ function routeHandlers(sofa: ReturnType<typeof useSofa>): Map<string, SofaHandle
 
 /**
  * A GET. SOFA takes each variable from params, else from the url's query string, which it parses (qs) once
- * per variable: the query is parsed here once, with the same qs, into params. Its empty values are left
- * out, as SOFA's `searchParams[name] || body[name]` leaves them; the path's segments win, as in SOFA.
+ * per variable, present or not: the query is parsed here once, with the same qs, into params, and the url
+ * goes without it. Its empty values are left out, as SOFA's `searchParams[name] || body[name]` leaves
+ * them; the path's segments win, as in SOFA.
  */
 function sofaRequest(url: string, search: string, pathParams: Readonly<Record<string, string>>): SofaRequest {
   if (search.length <= 1) return { url, params: pathParams, body: null };
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(parseQuery(search.slice(1)))) if (value) params[name] = value;
-  return { url, params: Object.assign(params, pathParams), body: null };
+  return { url: withoutQuery(url), params: Object.assign(params, pathParams), body: null };
 }
+
+const withoutQuery = (url: string) => {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+};
 
 /**
  * SOFA matches body keys to argument names; the spec's body is the NewPet (or the change) itself. Passing it as the
@@ -153,6 +159,5 @@ function bodyAsArgument(request: Request, params: Readonly<Record<string, string
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw appError('BAD_REQUEST', 'The request body must be a JSON object');
   }
-  const query = request.url.indexOf('?');
-  return { url: query < 0 ? request.url : request.url.slice(0, query), params: { ...params, [BODY_ARGUMENT]: body }, body: null };
+  return { url: withoutQuery(request.url), params: { ...params, [BODY_ARGUMENT]: body }, body: null };
 }

@@ -38,6 +38,18 @@ describe('the collection when traffic stops', () => {
     expect(collect).not.toHaveBeenCalled();
   });
 
+  it('by default waits a minute of quiet: a pause between bursts keeps V8\'s compiled code', () => {
+    const collect = vi.fn();
+    collection = useIdleCollection(collect);
+    request();
+    vi.advanceTimersByTime(59_000);
+    request();
+    vi.advanceTimersByTime(60_000);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(60_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   it('does nothing without a collector (node started without --expose-gc)', () => {
     collection = useIdleCollection(undefined, 1_000);
     request();
