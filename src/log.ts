@@ -24,3 +24,16 @@ export function configureLog({ level, pretty }: { level: string; pretty: boolean
     ? pino({ ...options, level }, pino.transport({ target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }))
     : pino({ ...options, level }, stdout());
 }
+
+const requestLoggers = new WeakMap<Logger, Logger>();
+
+/**
+ * The logger of the one line per request. That line has a fixed shape that holds no credential, so it
+ * skips the redaction, whose wildcard paths walk every field of every line (a third of the line's cost).
+ */
+export function requestLogger(): Logger {
+  let logger = requestLoggers.get(log);
+  if (!logger) requestLoggers.set(log, (logger = log.child({}, { redact: [] })));
+  if (logger.level !== log.level) logger.level = log.level;
+  return logger;
+}

@@ -30,8 +30,12 @@ export function useCors(origins: readonly string[]): Step {
     },
     onResponse({ request, response }) {
       const origin = request.headers.get('origin');
-      // The answer depends on the Origin: caches must keep one per origin.
-      if (!/\bOrigin\b/.test(response.headers.get('vary') ?? '')) response.headers.append('Vary', 'Origin');
+      // The answer depends on the Origin: caches must keep one per origin. Set, never appended: whatwg-node
+      // keeps set headers in their plain object and writes them with one writeHead, while an append turns
+      // them into a Map that is copied header by header (~4% of a small request's CPU).
+      const vary = response.headers.get('vary');
+      if (!vary) response.headers.set('vary', 'Origin');
+      else if (!/\bOrigin\b/i.test(vary)) response.headers.set('vary', `${vary}, Origin`);
       if (!allowed(origin)) return;
       response.headers.set('Access-Control-Allow-Origin', origin);
       response.headers.set('Access-Control-Expose-Headers', EXPOSED.join(', '));

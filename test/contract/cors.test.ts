@@ -42,6 +42,14 @@ describe('CORS', () => {
     expect(missing.status).toBe(401);
   });
 
+  it('adds Origin to what a response already varies on, once', async () => {
+    const res = await fetch(`${api.url}/v1/openapi.json`, { headers: { origin: APP, 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
+    const plain = await api.get('/v1/pets?limit=1', { origin: APP });
+    expect(plain.headers.get('vary')).toBe('Origin');
+  });
+
   it('gives any other origin nothing to read', async () => {
     const res = await preflight('/v1/pets', 'https://evil.example');
     expect(res.status).toBe(204);
