@@ -1,0 +1,35 @@
+import { pino } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { log, requestLogger } from '../../src/log.js';
+
+const level = log.level;
+afterEach(() => { log.level = level; vi.restoreAllMocks(); });
+
+/** The lines a logger writes, read where pino hands them to its destination (shared by its children). */
+function linesOf(write: () => void): Record<string, unknown>[] {
+  const stream = (log as unknown as Record<symbol, { write(line: string): boolean }>)[pino.symbols.streamSym]!;
+  const lines: string[] = [];
+  vi.spyOn(stream, 'write').mockImplementation(((line: string) => { lines.push(line); return true; }) as never);
+  write();
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('the request line\'s logger', () => {
+  it('is one logger, and follows the level the service is given, however late', () => {
+    expect(requestLogger()).toBe(requestLogger());
+    log.level = 'warn';
+    expect(requestLogger().isLevelEnabled('info')).toBe(false);
+    log.level = 'info';
+    expect(requestLogger().isLevelEnabled('info')).toBe(true);
+  });
+
+  it('writes its fixed fields as they are, while every other line keeps the redaction', () => {
+    log.level = 'info';
+    const [request, other] = linesOf(() => {
+      requestLogger().info({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200 }, 'GET /v1/pets 200');
+      log.info({ key: 'ask_secret', headers: { authorization: 'Bearer ask_secret' } }, 'something else');
+    });
+    expect(request).toMatchObject({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200, msg: 'GET /v1/pets 200' });
+    expect(other).toMatchObject({ key: '[redacted]', headers: { authorization: '[redacted]' } });
+  });
+});
