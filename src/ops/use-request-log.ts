@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestLogger } from '../log.js';
+import { requestLog } from '../log.js';
 import type { Step } from '../pipeline/pipeline.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
@@ -18,7 +18,7 @@ export function useRequestLog(): Step {
     onResponse({ request, response, serverContext }) {
       const { requestId, startedAt, caller, address, pathname, route } = serverContext;
       if (requestId) response.headers.set('X-Request-Id', requestId);
-      requestLogger().info({
+      requestLog.info({
         requestId, method: request.method, path: pathname, route: route?.label ?? 'unmatched', status: response.status,
         durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
         keyPrefix: caller?.kind === 'key' ? caller.key.prefix : undefined, client: address,

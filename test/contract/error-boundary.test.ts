@@ -1,6 +1,6 @@
 import type { Step } from '../../src/pipeline/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestLogger } from '../../src/log.js';
+import { requestLog } from '../../src/log.js';
 import { rateLimited } from '../support/rate-limited.js';
 import { startServer, type TestServer } from '../support/server.js';
 
@@ -49,7 +49,7 @@ describe('one error boundary around the whole pipeline', () => {
       return Number(new RegExp(`http_requests_total\\{method="GET",route="/v1/pets",status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
     const before = { ok: await counted(200), failed: await counted(500) };
-    const logged = vi.spyOn(requestLogger(), 'info');
+    const logged = vi.spyOn(requestLog, 'info');
     try {
       const res = await api.get('/v1/pets?limit=3', { 'x-fail': 'response', 'x-request-id': 'boundary-logged' });
       expect(res.status).toBe(500);

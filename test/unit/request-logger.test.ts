@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { log, requestLogger } from '../../src/log.js';
+import { configureLog, log, requestLog } from '../../src/log.js';
 
 const level = log.level;
 afterEach(() => { log.level = level; vi.restoreAllMocks(); });
@@ -15,21 +15,29 @@ function linesOf(write: () => void): Record<string, unknown>[] {
 }
 
 describe('the request line\'s logger', () => {
-  it('is one logger, and follows the level the service is given, however late', () => {
-    expect(requestLogger()).toBe(requestLogger());
+  it('follows the level the service is given, however late', () => {
     log.level = 'warn';
-    expect(requestLogger().isLevelEnabled('info')).toBe(false);
+    expect(requestLog.isLevelEnabled('info')).toBe(false);
     log.level = 'info';
-    expect(requestLogger().isLevelEnabled('info')).toBe(true);
+    expect(requestLog.isLevelEnabled('info')).toBe(true);
   });
 
   it('writes its fixed fields as they are, while every other line keeps the redaction', () => {
     log.level = 'info';
     const [request, other] = linesOf(() => {
-      requestLogger().info({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200 }, 'GET /v1/pets 200');
+      requestLog.info({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200 }, 'GET /v1/pets 200');
       log.info({ key: 'ask_secret', headers: { authorization: 'Bearer ask_secret' } }, 'something else');
     });
     expect(request).toMatchObject({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200, msg: 'GET /v1/pets 200' });
     expect(other).toMatchObject({ key: '[redacted]', headers: { authorization: '[redacted]' } });
+  });
+
+  // Last: it swaps this file's logger for one on stdout.
+  it('is made again with the logger main.ts configures, so it writes where and at the level that one does', () => {
+    const before = requestLog;
+    configureLog({ level: 'error', pretty: false });
+    expect(requestLog).not.toBe(before);
+    expect(requestLog.level).toBe('error');
+    expect(requestLog[pino.symbols.streamSym as never]).toBe(log[pino.symbols.streamSym as never]);
   });
 });
