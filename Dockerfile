@@ -13,8 +13,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 # The production launch; npm start runs the same (test/launch-drift.test.ts holds them together).
 # Two malloc arenas, not one per thread: the same speed, less memory. A 128 MB old generation makes V8
-# collect before it grows, so a busy instance stays within a 256 MB container; --expose-gc lets an
-# instance that goes idle give back what a busy spell grew (src/ops/idle-collection.ts).
+# collect before it grows, so a busy instance stays within a 256 MB container. An instance that goes quiet
+# gives back what a busy spell grew by itself: V8's memory reducer runs full collections once allocation stops.
 ENV NODE_ENV=production NODE_OPTIONS=--max-old-space-size=128 MALLOC_ARENA_MAX=2 PORT=8080 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -26,4 +26,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--expose-gc", "dist/src/main.js"]
+CMD ["node", "dist/src/main.js"]

@@ -19,7 +19,6 @@ import { createLimits } from './limits/limiters.js';
 import { quotaOf, useRateLimit } from './limits/use-rate-limit.js';
 import { log } from './log.js';
 import { createHealth } from './ops/health.js';
-import { useIdleCollection } from './ops/idle-collection.js';
 import { createMetrics } from './ops/metrics.js';
 import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './ops/use-metrics.js';
 import { useRequestLog } from './ops/use-request-log.js';
@@ -95,7 +94,6 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = await graphiqlPage(GRAPHQL_PATH);
   let draining = false;
-  const idleCollection = useIdleCollection();
 
   const route = createRouter({
     api: [rest.routes, graphql.routes],
@@ -122,8 +120,6 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     useDraining(() => draining),
     useCors(config.corsOrigins),
     usePublicEndpoints('probe'),
-    // After the probes: a load balancer's health checks leave an instance idle.
-    idleCollection,
     useIdentify(authenticate, config.trustProxyHops),
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
@@ -156,7 +152,6 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       void events.close();
     },
     async close() {
-      idleCollection.stop();
       await events.close();
       await redis?.close();
       await dataSource.destroy();
