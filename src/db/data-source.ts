@@ -32,6 +32,11 @@ export function createDataSource(database: DatabaseConfig, { forMigrations = fal
       // Fail fast when the server is gone, so clients get a 503 instead of a hung request.
       connectTimeout: 5_000,
       poolSize: 10,
+      // BIGINT comes back as a number when it is a safe integer (every id is). As a string (TypeORM's
+      // default), mysql2 builds each through a 64-bit Long and a division: 12 KB and the CPU to make it
+      // on every page of 20 pets.
+      supportBigNumbers: true,
+      bigNumberStrings: false,
       ...(forMigrations ? {} : { driver: boundedMysql2(database.statementTimeoutSeconds) }),
     }
     : {

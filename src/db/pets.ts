@@ -17,7 +17,7 @@ const DELETE = 'DELETE FROM pets WHERE id = ?';
 /** `(?, ?, ?)` for n values: one statement per batch size, which the drivers keep prepared. */
 export const placeholders = (n: number) => `(${Array.from({ length: n }, () => '?').join(', ')})`;
 
-/** MySQL hands BIGINT back as a string; every id we store is a safe integer, so a number is exact. */
+/** MySQL hands BIGINT back as a number, or as a string past 2^53 (never for our ids); SQLite as a number. */
 export const toPet = (row: Row): PetRecord => ({
   id: Number(row.id), name: row.name as string, categoryId: Number(row.categoryId), status: row.status as PetStatus,
 });
