@@ -34,7 +34,7 @@ import { takesBrowserPage, usePublicEndpoints } from './pipeline/use-public-endp
 import { useRejection, useRequestChecks } from './pipeline/use-request-checks.js';
 import { useRouting } from './pipeline/use-routing.js';
 import { useSecurityHeaders } from './pipeline/use-security-headers.js';
-import { connectRedis } from './redis.js';
+import { connectRedis } from './redis/connection.js';
 import { REST_BASE } from './rest/routes.js';
 import { createRest } from './rest/surface.js';
 import type { Context } from './schema/builder.js';
@@ -71,7 +71,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     await migrator.destroy();
   }
   const dataSource = await createDataSource(config.database).initialize();
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redis ? connectRedis(config.redis) : undefined;
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);
 
@@ -80,8 +80,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const metrics = createMetrics(dataSource);
   const pets = petStore(dataSource);
   const orders = orderStore(dataSource, clock);
-  const events = createChangeEvents(redis && config.redisUrl
-    ? { url: config.redisUrl, publisher: redis.client, prefix: config.redisPrefix } : undefined, config.streamQueueEvents);
+  const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   const context = (request: ServerContext): Context => ({

@@ -13,7 +13,8 @@ export interface Config {
   /** undefined: every interface, as node:http does by default. */
   readonly host: string | undefined;
   readonly database: DatabaseConfig;
-  readonly redisUrl: string | undefined;
+  /** Where limits, stream slots, idempotency claims and events are shared; undefined: in the process only. */
+  readonly redis: RedisConfig | undefined;
   /** Namespace of every Redis key, so deployments (or test servers) can share one Redis. */
   readonly redisPrefix: string;
   readonly logLevel: LogLevel;
@@ -33,6 +34,27 @@ export interface Config {
   readonly streamQueueEvents: number;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
+}
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** One Redis (a URL), a master found through Sentinels, or a Cluster (any of its nodes: the rest are discovered). */
+export type RedisTopology =
+  | { readonly kind: 'single'; readonly url: string }
+  | { readonly kind: 'sentinel'; readonly sentinels: readonly HostPort[]; readonly master: string; readonly sentinelUsername?: string; readonly sentinelPassword?: string }
+  | { readonly kind: 'cluster'; readonly nodes: readonly HostPort[] };
+
+export interface RedisConfig {
+  readonly topology: RedisTopology;
+  /** For the data nodes of any topology (a single Redis may carry them in its URL instead). */
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls: boolean;
+  /** The longest a request waits for any Redis call before it answers from the in-process fallback. */
+  readonly callDeadlineMs: number;
 }
 
 /** What one GraphQL operation may ask for, checked before it runs. */
@@ -88,7 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const database: DatabaseConfig = env.DATABASE_URL
     ? { kind: 'mysql', url: url(env.DATABASE_URL, 'DATABASE_URL', ['mysql:', 'mariadb:'], problems), statementTimeoutSeconds }
     : { kind: 'sqlite', dir: env.DATA_DIR || './data', statementTimeoutSeconds };
-  const redisUrl = env.REDIS_URL ? url(env.REDIS_URL, 'REDIS_URL', ['redis:', 'rediss:'], problems) : undefined;
+  const redis = redisConfig(env, problems);
+  const redisPrefix = env.REDIS_PREFIX || 'animal-store';
+  // A hash tag in the prefix would put every key of the deployment in one Cluster slot; the service tags keys itself.
+  if (/[{}]/.test(redisPrefix)) problems.push('REDIS_PREFIX must not contain { or }: the service puts each subject\'s keys in one hash slot itself');
   const logLevel = oneOf(env.LOG_LEVEL, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
   const keyCacheTtlSeconds = intInRange(env.KEY_CACHE_TTL_SECONDS, 'KEY_CACHE_TTL_SECONDS', 30, 0, 3_600, problems);
   const trustProxyHops = trustProxy(env.TRUST_PROXY, problems);
@@ -122,10 +147,77 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
-    port, host: env.HOST || undefined, database, redisUrl, redisPrefix: env.REDIS_PREFIX || 'animal-store',
+    port, host: env.HOST || undefined, database, redis, redisPrefix,
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
     subscriptionsPerKey, streamQueueEvents, graphql, http,
   });
+}
+
+const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
+
+/** At most one topology; credentials and TLS apply to whichever is set, and mean nothing without one. */
+function redisConfig(env: NodeJS.ProcessEnv, problems: string[]): RedisConfig | undefined {
+  const given = REDIS_TOPOLOGIES.filter((name) => env[name]);
+  const tls = bool(env.REDIS_TLS, 'REDIS_TLS', false, problems);
+  const callDeadlineMs = intInRange(env.REDIS_CALL_DEADLINE_MS, 'REDIS_CALL_DEADLINE_MS', 500, 10, 10_000, problems);
+  const credentials = { ...(env.REDIS_USERNAME ? { username: env.REDIS_USERNAME } : {}), ...(env.REDIS_PASSWORD ? { password: env.REDIS_PASSWORD } : {}) };
+  const sentinelOnly = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD'].filter((name) => env[name]);
+  if (given.length > 1) {
+    problems.push(`${given.join(' and ')} are set: choose one Redis topology (a single Redis, Sentinels or a Cluster)`);
+    return undefined;
+  }
+  if (given.length === 0) {
+    const orphans = ['REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS', 'REDIS_CALL_DEADLINE_MS', ...sentinelOnly].filter((name) => env[name]);
+    if (orphans.length > 0) problems.push(`${orphans.join(', ')} ${orphans.length > 1 ? 'are' : 'is'} set without a Redis: set REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES`);
+    return undefined;
+  }
+  if (given[0] !== 'REDIS_SENTINELS' && sentinelOnly.length > 0) {
+    problems.push(`${sentinelOnly.join(', ')} ${sentinelOnly.length > 1 ? 'go' : 'goes'} with REDIS_SENTINELS, not ${given[0]}`);
+  }
+  let topology: RedisTopology;
+  if (given[0] === 'REDIS_URL') {
+    const raw = url(env.REDIS_URL!, 'REDIS_URL', ['redis:', 'rediss:'], problems);
+    const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+    if (parsed && (parsed.username || parsed.password) && (env.REDIS_USERNAME || env.REDIS_PASSWORD)) {
+      problems.push('REDIS_URL carries credentials and REDIS_USERNAME or REDIS_PASSWORD is set too: give them one way');
+    }
+    if (parsed?.protocol === 'rediss:' && env.REDIS_TLS === 'false') problems.push('REDIS_URL is rediss:// (TLS) and REDIS_TLS is false: give them one way');
+    topology = { kind: 'single', url: raw };
+  } else if (given[0] === 'REDIS_SENTINELS') {
+    const master = env.REDIS_SENTINEL_MASTER ?? '';
+    if (!master) problems.push('REDIS_SENTINEL_MASTER must name the master the Sentinels watch (as in their `sentinel monitor`)');
+    topology = {
+      kind: 'sentinel', sentinels: hostPorts(env.REDIS_SENTINELS!, 'REDIS_SENTINELS', 26379, problems), master,
+      ...(env.REDIS_SENTINEL_USERNAME ? { sentinelUsername: env.REDIS_SENTINEL_USERNAME } : {}),
+      ...(env.REDIS_SENTINEL_PASSWORD ? { sentinelPassword: env.REDIS_SENTINEL_PASSWORD } : {}),
+    };
+  } else {
+    topology = { kind: 'cluster', nodes: hostPorts(env.REDIS_CLUSTER_NODES!, 'REDIS_CLUSTER_NODES', 6379, problems) };
+  }
+  return { topology, ...credentials, tls, callDeadlineMs };
+}
+
+/** `host:port,host:port` (a port may be left out; IPv6 in brackets: `[::1]:7000`). */
+function hostPorts(raw: string, name: string, defaultPort: number, problems: string[]): HostPort[] {
+  const list: HostPort[] = [];
+  for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(item);
+    const port = match?.[2] === undefined ? defaultPort : Number(match[2]);
+    if (!match || port < 1 || port > 65_535) {
+      problems.push(`${name} must list host:port pairs separated by commas, like redis-1:${defaultPort},redis-2:${defaultPort}; got "${item}"`);
+      continue;
+    }
+    list.push({ host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port });
+  }
+  if (list.length === 0 && !problems.some((p) => p.startsWith(name))) problems.push(`${name} must list at least one host:port`);
+  return list;
+}
+
+function bool(raw: string | undefined, name: string, fallback: boolean, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  problems.push(`${name} must be true or false, got "${raw}"`);
+  return fallback;
 }
 
 function origins(raw: string, problems: string[]): string[] {

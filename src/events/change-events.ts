@@ -1,9 +1,10 @@
-import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ChangeEvents, LiveStream, OrderEvent, PetEvent } from '../domain/events.js';
 import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
+import type { RedisClient } from '../redis/clients.js';
+import type { RedisConnection } from '../redis/connection.js';
 
 export interface ChangeEventBus extends ChangeEvents {
   /** Ends every open stream (shutdown), and stops listening to Redis. */
@@ -16,38 +17,45 @@ type Topics = Record<string, [PetEvent | OrderEvent]>;
 /**
  * Events cross instances through Redis pub/sub when there is a Redis (each instance publishes to it and
  * hears every instance, itself included), and stay in the process otherwise. Channels carry the Redis
- * prefix, so services sharing a Redis under different prefixes never hear each other.
+ * prefix, so services sharing a Redis under different prefixes never hear each other. On a Cluster they
+ * are shard channels (SPUBLISH/SSUBSCRIBE): a topic's events reach only the shard its tag hashes to,
+ * where classic PUBLISH is copied to every node.
  */
 export function createChangeEvents(
-  redis: { url: string; publisher: Redis; prefix: string } | undefined, queueLimit: number,
+  redis: { connection: RedisConnection; prefix: string } | undefined, queueLimit: number,
 ): ChangeEventBus {
-  let subscriber: Redis | undefined;
+  let subscriber: RedisClient | undefined;
   let eventTarget: PubSubEventTarget<Topics> | undefined;
   // Each channel's subscription, settled once Redis confirmed it: what a stream's `ready` waits for.
   const subscribed = new Map<string, Promise<void>>();
   if (redis) {
-    // A connection in subscriber mode can do nothing else: one of its own, which waits out outages
-    // (its subscriptions are renewed on reconnect) instead of failing fast like the limits' connection.
-    subscriber = new Redis(redis.url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 250, 2_000) });
-    subscriber.on('error', () => undefined);
+    const sharded = redis.connection.topology === 'cluster';
+    const client = redis.connection.client;
+    const sub = subscriber = redis.connection.subscriber();
+    sub.on('error', () => undefined);
     const warn = (error: Error) => log.warn({ err: error }, 'an event could not be published through Redis');
-    const publisher = { publish: (channel: string, message: string) => redis.publisher.publish(channel, message).catch(warn) };
+    const publisher = {
+      publish: (channel: string, message: string) => (sharded ? client.spublish(channel, message) : client.publish(channel, message)).catch(warn),
+    };
     const subscribing = {
-      on: subscriber.on.bind(subscriber),
+      on: (event: string, listener: (...args: unknown[]) => void) => sub.on(sharded && event === 'message' ? 'smessage' : event, listener),
       subscribe: (channel: string) => {
-        const confirmed = subscriber!.subscribe(channel).then(() => undefined, warn);
+        const confirmed = (sharded ? sub.ssubscribe(channel) : sub.subscribe(channel)).then(() => undefined, warn);
         subscribed.set(channel, confirmed);
         return confirmed;
       },
       unsubscribe: (channel: string) => {
         subscribed.delete(channel);
-        return subscriber!.unsubscribe(channel).catch(warn);
+        return (sharded ? sub.sunsubscribe(channel) : sub.unsubscribe(channel)).catch(warn);
       },
     };
     eventTarget = createRedisEventTarget({ publishClient: publisher as never, subscribeClient: subscribing as never });
   }
   const pubsub = createPubSub<Topics>(eventTarget ? { eventTarget } : {});
-  const prefix = redis ? `${redis.prefix}:events:` : 'events:';
+  const base = redis ? `${redis.prefix}:events:` : 'events:';
+  // A shard channel is hashed like a key: each topic's tag picks its shard. Elsewhere the names stay as
+  // they were, so instances of the previous release go on hearing this one's events during a deploy.
+  const channelOf = redis?.connection.topology === 'cluster' ? (topic: string) => `${base}{${topic}}` : (topic: string) => base + topic;
   const open = new Set<() => void>();
 
   /**
@@ -62,7 +70,7 @@ export function createChangeEvents(
    * queue would have grown without end.
    */
   function stream<T>(topic: string, signal?: AbortSignal): LiveStream<T> {
-    const channel = prefix + topic;
+    const channel = channelOf(topic);
     const source = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterator<T>;
     const queue: (T | AppError)[] = [];
     let reader: ((read: IteratorResult<T | AppError>) => void) | undefined;
@@ -119,8 +127,8 @@ export function createChangeEvents(
 
   return {
     describe: redis ? 'Redis pub/sub (shared by every instance)' : 'in process',
-    pet: (event) => pubsub.publish(prefix + 'pet', event),
-    order: (event) => pubsub.publish(prefix + 'order', event),
+    pet: (event) => pubsub.publish(channelOf('pet'), event),
+    order: (event) => pubsub.publish(channelOf('order'), event),
     pets: (signal) => stream<PetEvent>('pet', signal),
     orders: (signal) => stream<OrderEvent>('order', signal),
     async close() {

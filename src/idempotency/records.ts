@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/clients.js';
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared.js';
 
@@ -31,7 +31,7 @@ export const RUNNING_SECONDS = 60;
 
 interface Entry { fingerprint: string; response?: StoredResponse }
 
-export function redisRecords(redis: Redis, prefix: string): IdempotencyRecords {
+export function redisRecords(redis: RedisClient, prefix: string): IdempotencyRecords {
   const key = (id: string) => `${prefix}:idempotency:${id}`;
   return {
     async claim(id, fingerprint) {

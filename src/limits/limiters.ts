@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/clients.js';
 import type { Clock } from '../clock.js';
 import type { LimitsConfig } from '../config.js';
 import { rateLimitHeaders, refusalHeaders, type WindowState } from './headers.js';
@@ -14,6 +14,7 @@ export interface Window {
 
 /** Whom a request is counted against: a key (its plan's windows, bannable) or a client address. */
 export interface Subject {
+  /** A Redis hash tag (`{key:7}`): every key of one subject is in one slot. */
   readonly id: string;
   /** Shortest first. */
   readonly windows: readonly Window[];
@@ -52,7 +53,7 @@ const windowAt = (now: number, seconds: number) => {
  * (shared by every instance, with an in-memory insurance limiter for outages) or in memory on the
  * embedded default. A request costs points: one, or one per root field of a GraphQL operation.
  */
-export function createLimits(config: LimitsConfig, redis: Redis | undefined, prefix: string, clock: Clock) {
+export function createLimits(config: LimitsConfig, redis: RedisClient | undefined, prefix: string, clock: Clock) {
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${prefix}:${name}:${points}`;

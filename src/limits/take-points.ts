@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/clients.js';
 
 /**
  * The ban check and every window's consume in one script: one command and one reply a request, where
@@ -43,7 +43,7 @@ export type Taken =
 type TakePoints = (count: number, ...keysAndArgs: (string | number)[]) => Promise<number[]>;
 
 /** Registers the script on the client once (ioredis sends EVALSHA, and the script itself on NOSCRIPT). */
-export function takePoints(redis: Redis) {
+export function takePoints(redis: RedisClient) {
   redis.defineCommand('animalStoreTakePoints', { lua: SCRIPT });
   const call = (redis as unknown as { animalStoreTakePoints: TakePoints }).animalStoreTakePoints.bind(redis);
   return async (ban: { key: string; bannable: boolean }, windows: readonly WindowKey[], cost: number, now: number): Promise<Taken> => {

@@ -23,9 +23,11 @@ declare module '../pipeline/context.js' {
  * points than remain is refused whole. Every response carries the headers.
  */
 export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
+  // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
+  // the one script call that takes them is allowed there (Redis refuses a script across slots).
   const subjectOf = ({ caller, address }: ServerContext): Subject => (caller?.kind === 'key'
     ? {
-      id: `key:${caller.key.id}`,
+      id: `{key:${caller.key.id}}`,
       bannable: true,
       windows: [
         { name: 'minute', limit: caller.key.perMinute, duration: config.windows.minute },
@@ -33,7 +35,7 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
       ],
     }
     : {
-      id: `address:${address}`,
+      id: `{address:${address}}`,
       bannable: false,
       windows: [{ name: 'minute', limit: config.anonymousPerMinute, duration: config.windows.minute }],
     });

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { within } from '../db/deadline.js';
-import type { RedisConnection } from '../redis.js';
+import type { RedisConnection } from '../redis/connection.js';
 import { Response } from '../pipeline/response.js';
 
 /** A probe answers within its load balancer's timeout, whatever the database does. */
@@ -17,7 +17,8 @@ export function createHealth(dataSource: DataSource, redis: RedisConnection | un
     async readyz(): Promise<Response> {
       const database = await within(dataSource.query('SELECT 1'), PROBE_QUERY_MS).then(() => 'up', () => 'down');
       const rateLimits = !redis ? 'in-process' : redis.isUp() ? 'up' : 'degraded';
-      const checks = { database, redis: rateLimits };
+      const nodes = redis?.nodes();
+      const checks = { database, redis: rateLimits, ...(nodes ? { redisNodes: nodes } : {}) };
       if (database === 'down') return Response.json({ status: 'unavailable', checks }, { status: 503 });
       return Response.json({ status: rateLimits === 'degraded' ? 'degraded' : 'ready', checks });
     },

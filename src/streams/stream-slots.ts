@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/clients.js';
 
 /** How long a stream's slot lasts without renewal: an instance that dies frees its slots this fast. */
 export const LEASE_MS = 60_000;
@@ -22,7 +22,7 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-export function createStreamSlots(limit: number, redis?: { client: Redis; prefix: string }): StreamSlots {
+export function createStreamSlots(limit: number, redis?: { client: RedisClient; prefix: string }): StreamSlots {
   const local = new Map<number, Set<string>>();
   const inProcess: StreamSlots = {
     async take(keyId, streamId) {

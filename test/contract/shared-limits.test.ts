@@ -1,3 +1,5 @@
+import calculateSlot from 'cluster-key-slot';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { tcpProxy } from '../support/tcp-proxy.js';
@@ -24,6 +26,24 @@ describe.runIf(redisUrl)('limits in Redis', () => {
     }
     expect((await a.get('/v1/pets', auth)).status).toBe(429);
     expect((await b.get('/v1/pets', auth)).status).toBe(429);
+  });
+
+  it('keeps every key of one subject in one Cluster hash slot, so the one script call may take them all', async () => {
+    const api = await startServer({ env: { REDIS_URL: redisUrl!, BAN_THRESHOLD: '1' } });
+    servers.push(api);
+    const { auth, id } = await api.newKey('enterprise', { perMinute: 1, perDay: 100 });
+    expect((await api.get('/v1/pets', auth)).status).toBe(200);
+    // Refused, then refused past the threshold: the refusals' counter and the ban are written too.
+    expect((await api.get('/v1/pets', auth)).status).toBe(429);
+    expect((await api.get('/v1/pets', auth)).status).toBe(429);
+    const redis = new Redis(redisUrl!);
+    try {
+      const keys = (await redis.keys(`${api.shared.env.REDIS_PREFIX}:*`)).filter((key) => key.includes(`{key:${id}}`));
+      expect(keys.map((key) => key.split(':')[1]).sort()).toEqual(['bans', 'day', 'minute', 'refusals']);
+      expect(new Set(keys.map((key) => calculateSlot(key)))).toEqual(new Set([calculateSlot(`{key:${id}}`)]));
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('keep serving, limited per instance, while Redis is away, and share again when it returns', async () => {

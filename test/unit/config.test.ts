@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to the embedded store on port 8080', () => {
     expect(loadConfig({})).toEqual({
-      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redisUrl: undefined,
+      port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redis: undefined,
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000,
@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
-      redisUrl: 'redis://cache:6379', redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
+      redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50,
       graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0 },
@@ -44,6 +44,21 @@ describe('loadConfig', () => {
     ['DATABASE_URL', { DATABASE_URL: 'postgres://u@db/x' }],
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['REDIS_URL and REDIS_CLUSTER_NODES', { REDIS_URL: 'redis://cache', REDIS_CLUSTER_NODES: 'a:7000' }],
+    ['REDIS_SENTINELS and REDIS_CLUSTER_NODES', { REDIS_SENTINELS: 'a:26379', REDIS_SENTINEL_MASTER: 'm', REDIS_CLUSTER_NODES: 'a:7000' }],
+    ['REDIS_SENTINEL_MASTER', { REDIS_SENTINELS: 'a:26379' }],
+    ['REDIS_SENTINEL_MASTER', { REDIS_URL: 'redis://cache', REDIS_SENTINEL_MASTER: 'm' }],
+    ['REDIS_SENTINELS', { REDIS_SENTINELS: 'a:26379:1', REDIS_SENTINEL_MASTER: 'm' }],
+    ['REDIS_CLUSTER_NODES', { REDIS_CLUSTER_NODES: 'a:70000' }],
+    ['REDIS_CLUSTER_NODES', { REDIS_CLUSTER_NODES: ' , ' }],
+    ['REDIS_PASSWORD', { REDIS_PASSWORD: 'secret' }],
+    ['REDIS_USERNAME', { REDIS_USERNAME: 'app' }],
+    ['REDIS_TLS', { REDIS_TLS: 'true' }],
+    ['REDIS_TLS', { REDIS_URL: 'redis://cache', REDIS_TLS: 'yes' }],
+    ['REDIS_TLS', { REDIS_URL: 'rediss://cache', REDIS_TLS: 'false' }],
+    ['REDIS_PASSWORD', { REDIS_URL: 'redis://:secret@cache', REDIS_PASSWORD: 'other' }],
+    ['REDIS_CALL_DEADLINE_MS', { REDIS_URL: 'redis://cache', REDIS_CALL_DEADLINE_MS: '5' }],
+    ['REDIS_PREFIX', { REDIS_PREFIX: '{as}' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['KEY_CACHE_TTL_SECONDS', { KEY_CACHE_TTL_SECONDS: 'soon' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
@@ -66,6 +81,32 @@ describe('loadConfig', () => {
   ])('rejects a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads each Redis topology, with credentials and TLS for any of them', () => {
+    expect(loadConfig({ REDIS_URL: 'rediss://cache:6380', REDIS_CALL_DEADLINE_MS: '250' }).redis).toEqual({
+      topology: { kind: 'single', url: 'rediss://cache:6380' }, tls: false, callDeadlineMs: 250,
+    });
+    expect(loadConfig({
+      REDIS_SENTINELS: 's1:26380, s2', REDIS_SENTINEL_MASTER: 'pets', REDIS_SENTINEL_PASSWORD: 'watch', REDIS_PASSWORD: 'data', REDIS_TLS: 'true',
+    }).redis).toEqual({
+      topology: { kind: 'sentinel', sentinels: [{ host: 's1', port: 26380 }, { host: 's2', port: 26379 }], master: 'pets', sentinelPassword: 'watch' },
+      password: 'data', tls: true, callDeadlineMs: 500,
+    });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '[::1]:7001,redis-2', REDIS_USERNAME: 'app', REDIS_PASSWORD: 'p' }).redis).toEqual({
+      topology: { kind: 'cluster', nodes: [{ host: '::1', port: 7001 }, { host: 'redis-2', port: 6379 }] },
+      username: 'app', password: 'p', tls: false, callDeadlineMs: 500,
+    });
+  });
+
+  it('names both settings when two Redis topologies are given, and never echoes a password', () => {
+    try {
+      loadConfig({ REDIS_URL: 'redis://:hunter2@cache', REDIS_SENTINELS: 'a', REDIS_SENTINEL_MASTER: 'm', REDIS_SENTINEL_PASSWORD: 'hunter3' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual(['REDIS_URL and REDIS_SENTINELS are set: choose one Redis topology (a single Redis, Sentinels or a Cluster)']);
+      expect((error as Error).message).not.toMatch(/hunter/);
+    }
   });
 
   it('reports every problem at once, and never echoes a URL that may hold a password', () => {
