@@ -13,6 +13,9 @@ const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
 const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
 // The browser tests use Debian's Chromium. A fresh machine may not have it (see README); CI installs it
 // and then a missing browser is a failure, like a missing MySQL.
+// The scale tests start their own Redis Cluster, Sentinels and MariaDB replica from Debian's packages;
+// CI installs them, and then a missing one is a failure.
+const lab = ['/usr/bin/redis-server', '/usr/bin/redis-cli'].every((program) => existsSync(program)) || process.env.CI === 'true';
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || process.env.CI === 'true';
 
 export default defineConfig({
@@ -25,6 +28,9 @@ export default defineConfig({
       { extends: true as const, test: { ...contract, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
       ...(chromium
         ? [{ extends: true as const, test: { ...shared, testTimeout: 60_000, name: 'browser', include: ['test/browser/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
+        : []),
+      ...(lab
+        ? [{ extends: true as const, test: { ...contract, testTimeout: 60_000, name: 'scale', include: ['test/scale/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
       ...(mysql
         ? [{ extends: true as const, test: { ...contract, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]

@@ -1,0 +1,51 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { redisCluster, type RedisClusterLab } from './lab/redis-cluster.js';
+
+let lab: RedisClusterLab;
+const servers: TestServer[] = [];
+beforeAll(async () => { lab = await redisCluster({ masters: 3 }); }, 60_000);
+afterAll(async () => {
+  for (const server of servers.reverse()) await server.stop();
+  await servers[0]?.store.drop();
+  await lab?.stop();
+});
+
+const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
+
+describe('limits on a Redis Cluster', () => {
+  it('two instances share one budget, one script call a request, and go on counting after SCRIPT FLUSH', async () => {
+    const a = await startServer({ env: { REDIS_CLUSTER_NODES: lab.settings } });
+    servers.push(a);
+    const b = await startServer({ store: a.shared.store, clock: a.shared.clock, env: { ...a.shared.env, REDIS_CLUSTER_NODES: lab.settings } });
+    servers.push(b);
+    expect(await (await fetch(`${a.url}/readyz`)).json()).toMatchObject({ status: 'ready', checks: { redis: 'up' } });
+
+    const { auth } = await a.newKey('free');
+    await lab.resetStats();
+    for (let i = 1; i <= 60; i += 1) {
+      const res = await (i % 2 ? a : b).get('/v1/pets', auth);
+      expect(res.status).toBe(200);
+      expect(remaining(res)).toBe(60 - i);
+    }
+    const stats = await lab.commandStats();
+    // The take-points script, once a request (EVAL where a node did not have it yet), and nothing of
+    // rate-limiter-flexible's own path (MULTI, GET, PTTL, one script per window).
+    expect((stats.evalsha ?? 0) + (stats.eval ?? 0)).toBe(60);
+    expect(stats.multi ?? 0).toBe(0);
+    expect(stats.pttl ?? 0).toBe(0);
+    expect((await b.get('/v1/pets', auth)).status).toBe(429);
+    expect((await a.get('/v1/pets', auth)).status).toBe(429);
+
+    // Every master forgets its scripts (a restart, a failover to a fresh replica): ioredis sends the script again.
+    for (const port of await lab.masters()) {
+      const client = new Redis({ port, host: '127.0.0.1' });
+      await client.script('FLUSH');
+      client.disconnect();
+    }
+    const other = await a.newKey('free');
+    expect(remaining(await a.get('/v1/pets', other.auth))).toBe(59);
+    expect(remaining(await b.get('/v1/pets', other.auth))).toBe(58);
+  });
+});
