@@ -60,8 +60,13 @@ export async function stopNode(node: RedisNode, signal: NodeJS.Signals = 'SIGTER
   clearTimeout(timer);
 }
 
+/** A client for one look at one node: its failures are the caller's answer, not an error event. */
+const probe = (port: number, lazyConnect = false) => new Redis({
+  port, host: '127.0.0.1', lazyConnect, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null,
+}).on('error', () => undefined);
+
 export const ping = async (port: number) => {
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  const client = probe(port, true);
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
@@ -71,7 +76,7 @@ export const ping = async (port: number) => {
 };
 
 export const info = async (port: number, section: string) => {
-  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = probe(port);
   try {
     return await client.info(section);
   } finally {
@@ -88,6 +93,8 @@ export interface RedisClusterLab {
   /** `INFO commandstats` summed over the masters: calls per command (scripts' inner calls included). */
   commandStats(): Promise<Record<string, number>>;
   resetStats(): Promise<void>;
+  /** A `CLUSTER INFO` counter summed over every node that answers (`cluster_stats_messages_publish_received`…). */
+  clusterCounter(name: string): Promise<number>;
   kill(port: number): Promise<void>;
   start(port: number): Promise<void>;
   stop(): Promise<void>;
@@ -134,7 +141,7 @@ export async function redisCluster({ masters = 3, replicasEach = 0 } = {}): Prom
   };
   const each = async (command: (client: Redis) => Promise<unknown>) => {
     for (const port of await masterPorts()) {
-      const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+      const client = probe(port);
       try { await command(client); } finally { client.disconnect(); }
     }
   };
@@ -152,6 +159,11 @@ export async function redisCluster({ masters = 3, replicasEach = 0 } = {}): Prom
       return totals;
     },
     resetStats: () => each((client) => client.config('RESETSTAT')),
+    async clusterCounter(name) {
+      const counts = await Promise.all(nodes.map((node) => clusterInfo(node.port).then(
+        (text) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(text)?.[1] ?? 0), () => 0)));
+      return counts.reduce((a, b) => a + b, 0);
+    },
     async kill(port) { await stopNode(nodes.find((node) => node.port === port)!, 'SIGKILL'); },
     async start(port) {
       const node = nodes.find((n) => n.port === port)!;
@@ -163,7 +175,7 @@ export async function redisCluster({ masters = 3, replicasEach = 0 } = {}): Prom
 }
 
 async function clusterInfo(port: number): Promise<string> {
-  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = probe(port);
   try {
     return String(await client.cluster('INFO'));
   } finally {
