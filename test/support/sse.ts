@@ -62,7 +62,8 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     next(ms = 2_000) {
       if (queue.length) return Promise.resolve(queue.shift());
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms);
+        // A reader that gave up is forgotten: the next event goes to the next reader, not to it.
+        const timer = setTimeout(() => { waiting.splice(waiting.indexOf(waiter), 1); reject(new Error(`no event within ${ms} ms`)); }, ms);
         const waiter = (value: any) => { clearTimeout(timer); resolve(value); };
         waiting.push(waiter);
         void ended.then(() => { clearTimeout(timer); if (waiting.includes(waiter)) reject(new Error('the stream ended')); });

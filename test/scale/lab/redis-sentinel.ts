@@ -1,0 +1,67 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePorts, info, ping, startNode, stopNode, until, type RedisNode } from './redis-cluster.js';
+
+export const SENTINEL_MASTER = 'lab';
+
+export interface RedisSentinelLab {
+  /** For REDIS_SENTINELS. */
+  readonly settings: string;
+  /** The port of the data node that is master now. */
+  master(): Promise<number>;
+  kill(port: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A master, one replica and three Sentinels on loopback, each in the lab's folder. The Sentinels call the
+ * master down after 1 s without an answer (production's 30 s would make a failover test wait that long).
+ */
+export async function redisSentinel(): Promise<RedisSentinelLab> {
+  const root = await mkdtemp(join(tmpdir(), 'animal-store-lab-sentinel-'));
+  const [masterPort, replicaPort, ...sentinelPorts] = await freePorts(5);
+  const data: RedisNode[] = [{ port: masterPort!, dir: root }, { port: replicaPort!, dir: root }];
+  const sentinels: RedisNode[] = sentinelPorts.map((port) => ({ port, dir: root }));
+  const stop = async () => {
+    await Promise.all([...sentinels, ...data].map((node) => stopNode(node)));
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    startNode(data[0]!, ['--dbfilename', `dump-${masterPort}.rdb`]);
+    startNode(data[1]!, ['--dbfilename', `dump-${replicaPort}.rdb`, '--replicaof', '127.0.0.1', String(masterPort)]);
+    for (const node of data) await until(`redis ${node.port}`, () => ping(node.port));
+    await until('the replica in sync', async () => (await info(replicaPort!, 'replication')).includes('master_link_status:up'));
+    for (const node of sentinels) {
+      // A Sentinel rewrites its own file (it records the replicas and the other Sentinels it finds).
+      const file = join(root, `sentinel-${node.port}.conf`);
+      await writeFile(file, [
+        `port ${node.port}`, 'bind 127.0.0.1', `dir ${root}`,
+        `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 2`,
+        `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+        `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+        '',
+      ].join('\n'));
+      node.process = (await import('node:child_process')).spawn('redis-server', [file, '--sentinel'], { stdio: 'ignore', cwd: root });
+    }
+    for (const node of sentinels) await until(`sentinel ${node.port}`, () => ping(node.port));
+    await until('the Sentinels know each other', async () => {
+      const seen = await Promise.all(sentinels.map((node) => info(node.port, 'sentinel')));
+      return seen.every((text) => /sentinels=3/.test(text));
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    settings: sentinels.map((node) => `127.0.0.1:${node.port}`).join(','),
+    async master() {
+      for (const node of data) {
+        if ((await info(node.port, 'replication').catch(() => '')).includes('role:master')) return node.port;
+      }
+      throw new Error('lab: no master');
+    },
+    async kill(port) { await stopNode(data.find((node) => node.port === port)!, 'SIGKILL'); },
+    stop,
+  };
+}
