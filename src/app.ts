@@ -35,6 +35,7 @@ import { useRejection, useRequestChecks } from './pipeline/use-request-checks.js
 import { useRouting } from './pipeline/use-routing.js';
 import { useSecurityHeaders } from './pipeline/use-security-headers.js';
 import { connectRedis } from './redis/connection.js';
+import { deadline, fallbackReport } from './redis/deadline.js';
 import { REST_BASE } from './rest/routes.js';
 import { createRest } from './rest/surface.js';
 import type { Context } from './schema/builder.js';
@@ -76,8 +77,13 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   await redis?.ready(2_000);
 
   const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds, clock);
-  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock);
   const metrics = createMetrics(dataSource);
+  const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
+  // Every Redis call on a request's path waits at most this long (a Cluster in failover holds them longer).
+  const bound = config.redis && deadline(config.redis.callDeadlineMs);
+  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock, config.redis && bound && {
+    deadline: bound, deadlineMs: config.redis.callDeadlineMs, report,
+  });
   const pets = petStore(dataSource);
   const orders = orderStore(dataSource, clock);
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
@@ -128,12 +134,12 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     useRequireKey(),
     useRejection(),
     useStreams({
-      slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix }),
+      slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix, bound }),
       perKey: config.subscriptionsPerKey,
       authenticate,
       recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
     }),
-    useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix) : databaseRecords(dataSource, () => clock.now())),
+    useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix, bound) : databaseRecords(dataSource, () => clock.now())),
     ...steps,
   ]);
   const handle = createServerAdapter<ServerContext>(pipeline);

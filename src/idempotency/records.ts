@@ -1,4 +1,5 @@
 import type { RedisClient } from '../redis/clients.js';
+import type { Deadline } from '../redis/deadline.js';
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared.js';
 
@@ -31,23 +32,24 @@ export const RUNNING_SECONDS = 60;
 
 interface Entry { fingerprint: string; response?: StoredResponse }
 
-export function redisRecords(redis: RedisClient, prefix: string): IdempotencyRecords {
+/** Each call bounded by `bound`: past it the request is answered 503, as when Redis is away. */
+export function redisRecords(redis: RedisClient, prefix: string, bound: Deadline = (call) => call): IdempotencyRecords {
   const key = (id: string) => `${prefix}:idempotency:${id}`;
   return {
     async claim(id, fingerprint) {
-      const set = await redis.set(key(id), JSON.stringify({ fingerprint } satisfies Entry), 'EX', RUNNING_SECONDS, 'NX');
+      const set = await bound(redis.set(key(id), JSON.stringify({ fingerprint } satisfies Entry), 'EX', RUNNING_SECONDS, 'NX'));
       if (set === 'OK') return { claimed: true };
-      const found = await redis.get(key(id));
+      const found = await bound(redis.get(key(id)));
       // Gone between the two calls (released or expired): claim again.
       if (!found) return this.claim(id, fingerprint);
       const record = JSON.parse(found) as Entry;
       return { claimed: false, fingerprint: record.fingerprint, response: record.response };
     },
     async complete(id, fingerprint, response) {
-      await redis.set(key(id), JSON.stringify({ fingerprint, response } satisfies Entry), 'EX', KEEP_SECONDS);
+      await bound(redis.set(key(id), JSON.stringify({ fingerprint, response } satisfies Entry), 'EX', KEEP_SECONDS));
     },
     async release(id) {
-      await redis.del(key(id));
+      await bound(redis.del(key(id)));
     },
   };
 }

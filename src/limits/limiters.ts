@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RedisClient } from '../redis/clients.js';
+import { RedisDeadlineError, type Deadline, type FallbackReport } from '../redis/deadline.js';
 import type { Clock } from '../clock.js';
 import type { LimitsConfig } from '../config.js';
 import { rateLimitHeaders, refusalHeaders, type WindowState } from './headers.js';
@@ -48,23 +49,44 @@ const windowAt = (now: number, seconds: number) => {
   return { index, msBeforeReset: (index + 1) * length - now };
 };
 
+/** What bounds the limits' Redis calls, and hears when one fails. */
+export interface LimitsGuard {
+  readonly deadline: Deadline;
+  readonly deadlineMs: number;
+  readonly report: FallbackReport;
+}
+
+/**
+ * One counter of rate-limiter-flexible's: `shared` in Redis (each call bounded by the deadline, past which
+ * or on an error its in-memory insurance answers), `local` that insurance itself. On the embedded default
+ * both are the one in-memory limiter.
+ */
+interface Counter {
+  readonly shared: RateLimiterAbstract;
+  readonly local: RateLimiterAbstract;
+  /** The Redis key of `key`, as rate-limiter-flexible names it: the script reads and writes the same keys. */
+  key(key: string): string;
+}
+
 /**
  * A key's minute and day windows, and a client address's minute, in rate-limiter-flexible: in Redis
  * (shared by every instance, with an in-memory insurance limiter for outages) or in memory on the
  * embedded default. A request costs points: one, or one per root field of a GraphQL operation.
  */
-export function createLimits(config: LimitsConfig, redis: RedisClient | undefined, prefix: string, clock: Clock) {
-  const limiters = new Map<string, RateLimiterAbstract>();
-  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
+export function createLimits(config: LimitsConfig, redis: RedisClient | undefined, prefix: string, clock: Clock, guard?: LimitsGuard) {
+  const limiters = new Map<string, Counter>();
+  const limiter = (name: string, points: number, duration: number): Counter => {
     const keyPrefix = `${prefix}:${name}:${points}`;
     let found = limiters.get(keyPrefix);
     if (!found) {
       const options = { keyPrefix, points, duration };
-      found = redis
-        ? new RateLimiterRedis({
-          ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true,
-        })
-        : new RateLimiterMemory(options);
+      const local = new RateLimiterMemory(options);
+      const inRedis = redis && new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: local, rejectIfRedisNotReady: true });
+      found = {
+        shared: inRedis && guard ? new RLWrapperTimeouts({ limiter: inRedis, timeoutMs: guard.deadlineMs, insuranceLimiter: local }) : inRedis ?? local,
+        local,
+        key: (key) => (inRedis ?? local).getKey(key),
+      };
       limiters.set(keyPrefix, found);
     }
     return found;
@@ -106,33 +128,44 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
 
   /**
    * Takes `cost` points from every window at once. In Redis, the ban check and the windows are one script
-   * call; when Redis is away (or the call fails) rate-limiter-flexible's own calls run, and its insurance
-   * limiter answers. A refused or banned request is given back to every window, so it counts against none.
+   * call, bounded by the deadline. When Redis is away, or the call passes its deadline, this instance's own
+   * counters answer at once (asking Redis again would wait a second deadline); when it fails otherwise,
+   * rate-limiter-flexible's own calls run, each bounded, with their insurance. A refused or banned request
+   * is given back to every window, so it counts against none.
    */
   async function check(subject: Subject, cost = 1): Promise<Verdict> {
     const now = clock.now();
     const placed: Placed[] = subject.windows.map((w) => ({ w, at: windowAt(now, w.duration) }));
     const keyOf = (index: number) => `${subject.id}:${index}`;
+    let side: 'shared' | 'local' = 'local';
 
     if (take && redis.status === 'ready') {
-      const taken = await take(
-        { key: bans.getKey(subject.id), bannable: subject.bannable },
-        placed.map(({ w, at }) => ({ key: windowLimiter(w).getKey(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
+      const call = take(
+        { key: bans.key(subject.id), bannable: subject.bannable },
+        placed.map(({ w, at }) => ({ key: windowLimiter(w).key(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
         cost, now,
-      ).catch(() => undefined);
+      );
+      const taken = await (guard ? guard.deadline(call) : call).then((answer) => {
+        guard?.report.succeeded('limits');
+        return answer;
+      }, (error: unknown) => {
+        guard?.report.failed('limits', error);
+        if (!(error instanceof RedisDeadlineError)) side = 'shared';
+        return undefined;
+      });
       if (taken?.banned) return banned(subject, taken.ends - now, now);
       if (taken) {
         const refused = placed.map((p, i) => ({ ...p, consumed: taken.consumed[i]! })).filter(({ w, consumed }) => consumed > w.limit);
         if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now);
-        return refuse(subject, refused, cost, now);
+        return refuse(subject, refused, cost, now, 'shared');
       }
     }
 
     const [banRes, ...outcomes] = await Promise.all([
-      subject.bannable ? bans.get(subject.id) : null,
-      ...placed.map(({ w, at }) => settle(windowLimiter(w).consume(keyOf(at.index), cost))),
+      subject.bannable ? bans[side].get(subject.id) : null,
+      ...placed.map(({ w, at }) => settle(windowLimiter(w)[side].consume(keyOf(at.index), cost))),
     ]) as [RateLimiterRes | null, ...Outcome[]];
-    const giveBack = () => Promise.all(placed.map(({ w, at }) => windowLimiter(w).reward(keyOf(at.index), cost)));
+    const giveBack = () => Promise.all(placed.map(({ w, at }) => windowLimiter(w)[side].reward(keyOf(at.index), cost)));
 
     const banEnds = banRes?.consumedPoints ?? 0;
     if (banEnds > now) {
@@ -142,17 +175,19 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
     const refused = placed.map((p, i) => ({ ...p, o: outcomes[i]! })).filter(({ o }) => !o.ok);
     if (refused.length === 0) return allowed(placed, outcomes.map((o) => o.res.remainingPoints), now);
     const [, verdict] = await Promise.all([
-      giveBack(), refuse(subject, refused.map(({ w, at, o }) => ({ w, at, consumed: o.res.consumedPoints })), cost, now),
+      giveBack(), refuse(subject, refused.map(({ w, at, o }) => ({ w, at, consumed: o.res.consumedPoints })), cost, now, side),
     ]);
     return verdict;
   }
 
   /** A refused request (given back to its windows): counted toward a ban, which it may start. */
-  async function refuse(subject: Subject, refused: readonly (Placed & { consumed: number })[], cost: number, now: number): Promise<Verdict> {
+  async function refuse(
+    subject: Subject, refused: readonly (Placed & { consumed: number })[], cost: number, now: number, side: 'shared' | 'local',
+  ): Promise<Verdict> {
     const banWindow = windowAt(now, config.banWindowSeconds).index;
-    const refusal = subject.bannable ? await settle(refusals.consume(`${subject.id}:${banWindow}`)) : null;
+    const refusal = subject.bannable ? await settle(refusals[side].consume(`${subject.id}:${banWindow}`)) : null;
     if (refusal && !refusal.ok) {
-      await bans.set(subject.id, now + config.banSeconds * 1000, config.banSeconds);
+      await bans[side].set(subject.id, now + config.banSeconds * 1000, config.banSeconds);
       return banned(subject, config.banSeconds * 1000, now);
     }
     // The request may go again when every refusing window has reset.

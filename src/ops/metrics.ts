@@ -26,6 +26,10 @@ export function createMetrics(dataSource: DataSource) {
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     }),
     refusals: new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by reason (RATE_LIMITED, API_KEY_BANNED)', labelNames: ['reason'], registers }),
+    redisFallbacks: new Counter({
+      name: 'redis_fallbacks_total', help: 'Request-path Redis calls answered by the in-process fallback, by path (limits, ...) and reason (deadline, error)',
+      labelNames: ['path', 'reason'], registers,
+    }),
     operations: new Counter({ name: 'graphql_operations_total', help: 'GraphQL operations on /graphql, by operation name and type', labelNames: ['operation', 'type'], registers }),
     pool: new Gauge({
       name: 'db_pool_connections', help: 'MySQL pool connections by state (in_use, idle, waiting requests)', labelNames: ['state'], registers,

@@ -1,4 +1,5 @@
 import type { RedisClient } from '../redis/clients.js';
+import type { Deadline } from '../redis/deadline.js';
 
 /** How long a stream's slot lasts without renewal: an instance that dies frees its slots this fast. */
 export const LEASE_MS = 60_000;
@@ -22,7 +23,7 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-export function createStreamSlots(limit: number, redis?: { client: RedisClient; prefix: string }): StreamSlots {
+export function createStreamSlots(limit: number, redis?: { client: RedisClient; prefix: string; bound?: Deadline }): StreamSlots {
   const local = new Map<number, Set<string>>();
   const inProcess: StreamSlots = {
     async take(keyId, streamId) {
@@ -40,7 +41,7 @@ export function createStreamSlots(limit: number, redis?: { client: RedisClient; 
   };
   if (!redis) return inProcess;
 
-  const { client, prefix } = redis;
+  const { client, prefix, bound = (call) => call } = redis;
   const key = (keyId: number) => `${prefix}:streams:${keyId}`;
   const ignore = () => undefined;
   // Where each stream's slot was taken: given back there.
@@ -49,10 +50,10 @@ export function createStreamSlots(limit: number, redis?: { client: RedisClient; 
     async take(keyId, streamId) {
       if (client.status === 'ready') {
         try {
-          const taken = await client.eval(TAKE, 1, key(keyId), Date.now(), LEASE_MS, limit, streamId);
+          const taken = await bound(client.eval(TAKE, 1, key(keyId), Date.now(), LEASE_MS, limit, streamId));
           if (taken === 1) inRedis.add(streamId);
           return taken === 1;
-        } catch { /* Redis went away: counted here, as the limits are */ }
+        } catch { /* Redis went away, or past the deadline: counted here, as the limits are */ }
       }
       return inProcess.take(keyId, streamId);
     },
