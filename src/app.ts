@@ -81,9 +81,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
   // Every Redis call on a request's path waits at most this long (a Cluster in failover holds them longer).
   const bound = config.redis && deadline(config.redis.callDeadlineMs);
-  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock, config.redis && bound && {
-    deadline: bound, deadlineMs: config.redis.callDeadlineMs, report,
-  });
+  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report });
   const pets = petStore(dataSource);
   const orders = orderStore(dataSource, clock);
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);

@@ -14,6 +14,10 @@ export interface ChangeEventBus extends ChangeEvents {
 
 type Topics = Record<string, [PetEvent | OrderEvent]>;
 
+/** Pub/sub's commands and message event, classic and sharded (a Cluster's shard channels). */
+const CLASSIC_PUBSUB = { publish: 'publish', subscribe: 'subscribe', unsubscribe: 'unsubscribe', message: 'message' } as const;
+const SHARD_PUBSUB = { publish: 'spublish', subscribe: 'ssubscribe', unsubscribe: 'sunsubscribe', message: 'smessage' } as const;
+
 /**
  * Events cross instances through Redis pub/sub when there is a Redis (each instance publishes to it and
  * hears every instance, itself included), and stay in the process otherwise. Channels carry the Redis
@@ -28,25 +32,26 @@ export function createChangeEvents(
   let eventTarget: PubSubEventTarget<Topics> | undefined;
   // Each channel's subscription, settled once Redis confirmed it: what a stream's `ready` waits for.
   const subscribed = new Map<string, Promise<void>>();
+  const sharded = redis?.connection.topology === 'cluster';
   if (redis) {
-    const sharded = redis.connection.topology === 'cluster';
+    const pubsubOf = sharded ? SHARD_PUBSUB : CLASSIC_PUBSUB;
     const client = redis.connection.client;
     const sub = subscriber = redis.connection.subscriber();
     sub.on('error', () => undefined);
     const warn = (error: Error) => log.warn({ err: error }, 'an event could not be published through Redis');
     const publisher = {
-      publish: (channel: string, message: string) => (sharded ? client.spublish(channel, message) : client.publish(channel, message)).catch(warn),
+      publish: (channel: string, message: string) => client[pubsubOf.publish](channel, message).catch(warn),
     };
     const subscribing = {
-      on: (event: string, listener: (...args: unknown[]) => void) => sub.on(sharded && event === 'message' ? 'smessage' : event, listener),
+      on: (event: string, listener: (...args: unknown[]) => void) => sub.on(event === 'message' ? pubsubOf.message : event, listener),
       subscribe: (channel: string) => {
-        const confirmed = (sharded ? sub.ssubscribe(channel) : sub.subscribe(channel)).then(() => undefined, warn);
+        const confirmed = sub[pubsubOf.subscribe](channel).then(() => undefined, warn);
         subscribed.set(channel, confirmed);
         return confirmed;
       },
       unsubscribe: (channel: string) => {
         subscribed.delete(channel);
-        return (sharded ? sub.sunsubscribe(channel) : sub.unsubscribe(channel)).catch(warn);
+        return sub[pubsubOf.unsubscribe](channel).catch(warn);
       },
     };
     eventTarget = createRedisEventTarget({ publishClient: publisher as never, subscribeClient: subscribing as never });
@@ -55,7 +60,7 @@ export function createChangeEvents(
   const base = redis ? `${redis.prefix}:events:` : 'events:';
   // A shard channel is hashed like a key: each topic's tag picks its shard. Elsewhere the names stay as
   // they were, so instances of the previous release go on hearing this one's events during a deploy.
-  const channelOf = redis?.connection.topology === 'cluster' ? (topic: string) => `${base}{${topic}}` : (topic: string) => base + topic;
+  const channelOf = sharded ? (topic: string) => `${base}{${topic}}` : (topic: string) => base + topic;
   const open = new Set<() => void>();
 
   /**

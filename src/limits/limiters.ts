@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RedisClient } from '../redis/clients.js';
-import { RedisDeadlineError, type Deadline, type FallbackReport } from '../redis/deadline.js';
+import { deadline, RedisDeadlineError, type FallbackReport } from '../redis/deadline.js';
 import type { Clock } from '../clock.js';
 import type { LimitsConfig } from '../config.js';
 import { rateLimitHeaders, refusalHeaders, type WindowState } from './headers.js';
@@ -51,7 +51,6 @@ const windowAt = (now: number, seconds: number) => {
 
 /** What bounds the limits' Redis calls, and hears when one fails. */
 export interface LimitsGuard {
-  readonly deadline: Deadline;
   readonly deadlineMs: number;
   readonly report: FallbackReport;
 }
@@ -92,6 +91,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
     return found;
   };
   const windowLimiter = (w: Window) => limiter(w.name, w.limit, w.duration);
+  const bound = guard ? deadline(guard.deadlineMs) : <T>(call: Promise<T>) => call;
   /** Refusals per ban window: past the threshold, the key is banned. */
   const refusals = limiter('refusals', config.banThreshold, config.banWindowSeconds);
   /** A ban is stored as the time it ends (ms), so it ends by the clock, like the windows. */
@@ -145,7 +145,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
         placed.map(({ w, at }) => ({ key: windowLimiter(w).key(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
         cost, now,
       );
-      const taken = await (guard ? guard.deadline(call) : call).then((answer) => {
+      const taken = await bound(call).then((answer) => {
         guard?.report.succeeded('limits');
         return answer;
       }, (error: unknown) => {

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import { startPair } from '../support/server.js';
 import { subscribe, type EventStream } from '../support/sse.js';
 import { redisCluster, type RedisClusterLab } from './lab/redis-cluster.js';
 
 let lab: RedisClusterLab;
-const servers: TestServer[] = [];
+const pairs: Awaited<ReturnType<typeof startPair>>[] = [];
 const streams: EventStream[] = [];
 beforeAll(async () => { lab = await redisCluster({ masters: 3, replicasEach: 1 }); }, 60_000);
 afterAll(async () => {
   for (const stream of streams) stream.close();
-  for (const server of servers.reverse()) await server.stop();
-  await servers[0]?.store.drop();
+  for (const pair of pairs) await pair.stop();
   await lab?.stop();
 });
 
@@ -18,10 +17,9 @@ const PET_EVENTS = 'subscription { petChanged { kind pet { id name } } }';
 
 describe('live events on a Redis Cluster', () => {
   it('cross instances over sharded pub/sub: only the shard of the channel hears them, not every node', async () => {
-    const a = await startServer({ env: { REDIS_CLUSTER_NODES: lab.settings } });
-    servers.push(a);
-    const b = await startServer({ store: a.shared.store, clock: a.shared.clock, env: { ...a.shared.env, REDIS_CLUSTER_NODES: lab.settings } });
-    servers.push(b);
+    const pair = await startPair({ REDIS_CLUSTER_NODES: lab.settings });
+    pairs.push(pair);
+    const { a, b } = pair;
     const onB = await subscribe(b.url, PET_EVENTS, b.headers);
     streams.push(onB);
     expect(onB.status).toBe(200);

@@ -1,14 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import { startPair } from '../support/server.js';
 import { redisCluster, type RedisClusterLab } from './lab/redis-cluster.js';
 
 let lab: RedisClusterLab;
-const servers: TestServer[] = [];
+const pairs: Awaited<ReturnType<typeof startPair>>[] = [];
 beforeAll(async () => { lab = await redisCluster({ masters: 3 }); }, 60_000);
 afterAll(async () => {
-  for (const server of servers.reverse()) await server.stop();
-  await servers[0]?.store.drop();
+  for (const pair of pairs) await pair.stop();
   await lab?.stop();
 });
 
@@ -16,10 +15,9 @@ const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratel
 
 describe('limits on a Redis Cluster', () => {
   it('two instances share one budget, one script call a request, and go on counting after SCRIPT FLUSH', async () => {
-    const a = await startServer({ env: { REDIS_CLUSTER_NODES: lab.settings } });
-    servers.push(a);
-    const b = await startServer({ store: a.shared.store, clock: a.shared.clock, env: { ...a.shared.env, REDIS_CLUSTER_NODES: lab.settings } });
-    servers.push(b);
+    const pair = await startPair({ REDIS_CLUSTER_NODES: lab.settings });
+    pairs.push(pair);
+    const { a, b } = pair;
     // Each master is checked on its own (the health check pings them after its first second).
     const masters = Object.fromEntries((await lab.masters()).map((port) => [`127.0.0.1:${port}`, 'up']));
     await expect.poll(async () => (await (await fetch(`${a.url}/readyz`)).json()), { timeout: 5_000 })

@@ -8,8 +8,13 @@ export interface Answer {
   readonly code?: string;
 }
 
-/** The requests a stream sends in turn: each surface, reading and writing. */
-const REQUESTS = [
+export interface StreamRequest {
+  readonly what: string;
+  send(api: TestServer): Promise<{ status: number; body?: unknown }>;
+}
+
+/** The requests a stream sends in turn by default: each surface, reading and writing. */
+const REQUESTS: readonly StreamRequest[] = [
   { what: 'GET /v1/pets', send: (api: TestServer) => api.get('/v1/pets?limit=5') },
   { what: 'POST /v1/pets', send: (api: TestServer) => api.post('/v1/pets', { name: 'Stream', categoryId: 1 }) },
   { what: 'POST /graphql', send: (api: TestServer) => api.gql('{ pets(limit: 5) { id } }') },
@@ -19,12 +24,12 @@ const REQUESTS = [
  * Keeps `concurrency` clients sending requests one after another until stopped, and records each answer
  * with when it was asked and how long it took: what a fault does to traffic, not to one request.
  */
-export function requestStream(api: TestServer, concurrency = 4) {
+export function requestStream(api: TestServer, concurrency = 4, requests = REQUESTS) {
   const answers: Answer[] = [];
   let running = true;
   const client = async (offset: number) => {
     for (let i = offset; running; i++) {
-      const { what, send } = REQUESTS[i % REQUESTS.length]!;
+      const { what, send } = requests[i % requests.length]!;
       const started = Date.now();
       const reply = await send(api).catch((error: Error) => ({ status: 0, body: { code: error.message } }));
       const body = reply.body as { code?: string; errors?: { extensions?: { code?: string } }[] } | undefined;

@@ -95,3 +95,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     },
   };
 }
+
+/** Two instances on one store and clock, with the same settings (`env`): what a load balancer spreads traffic over. */
+export async function startPair(env: Record<string, string>) {
+  const a = await startServer({ env });
+  const b = await startServer({ store: a.shared.store, clock: a.shared.clock, env: { ...a.shared.env, ...env } });
+  return { a, b, async stop() { await b.stop(); await a.close(); } };
+}
