@@ -8,7 +8,7 @@ const LAYERS = [
   ['domain', 'redis', 'pipeline'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
   ['rest', 'auth'],
-  ['idempotency', 'streams', 'documents', 'ops'],
+  ['idempotency', 'streams', 'documents', 'ops', 'reads'],
   ['cli'],
   ['app'],
   ['server'],

@@ -8,6 +8,8 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
+import { prepared } from './db/prepared.js';
+import { createReplicas } from './db/replicas.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
@@ -17,6 +19,8 @@ import { databaseRecords, redisRecords } from './idempotency/records.js';
 import { useIdempotency } from './idempotency/use-idempotency.js';
 import { createLimits } from './limits/limiters.js';
 import { quotaOf, useRateLimit } from './limits/use-rate-limit.js';
+import { lastWrites } from './reads/last-writes.js';
+import { useReadYourWrites } from './reads/use-read-your-writes.js';
 import { log } from './log.js';
 import { createHealth } from './ops/health.js';
 import { createMetrics } from './ops/metrics.js';
@@ -76,24 +80,40 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);
 
+  const replicaConfig = config.database.kind === 'mysql' ? config.database.replicas : undefined;
+  const replicas = replicaConfig && createReplicas(replicaConfig, config.database.statementTimeoutSeconds);
+  // Reads go to a replica only once its state is known: the first check is waited for.
+  await replicas?.refresh();
+
   const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds, clock);
-  const metrics = createMetrics(dataSource);
+  const metrics = createMetrics(dataSource, replicas);
   const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
   // Every Redis call on a request's path waits at most this long (a Cluster in failover holds them longer).
   const bound = config.redis && deadline(config.redis.callDeadlineMs);
   const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report });
-  const pets = petStore(dataSource);
-  const orders = orderStore(dataSource, clock);
+  const writes = replicaConfig && lastWrites({
+    redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
+  });
+  const petsOn = petStore(dataSource);
+  const ordersOn = orderStore(dataSource, clock);
+  const pets = petsOn();
+  const orders = ordersOn();
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
-  const context = (request: ServerContext): Context => ({
-    pets, orders, events, cursors, loaders: new Loaders(pets, orders),
-    requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
-  });
+  // With read replicas, a key's request has a session of its own (reads as of its last write), and stores on it.
+  const context = (request: ServerContext): Context => {
+    const { session } = request;
+    const p = session ? petsOn(session) : pets;
+    const o = session ? ordersOn(session) : orders;
+    return {
+      pets: p, orders: o, events, cursors, loaders: new Loaders(p, o),
+      requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
+    };
+  };
   const rest = createRest(schema, context, config.graphql);
   const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics)]);
-  const health = createHealth(dataSource, redis);
+  const health = createHealth(dataSource, redis, replicas);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = await graphiqlPage(GRAPHQL_PATH);
   let draining = false;
@@ -127,9 +147,10 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
     graphql.operationStep,
-    useRateLimit(limits, config.limits),
+    useRateLimit(limits, config.limits, writes?.key),
     usePublicEndpoints('page'),
     useRequireKey(),
+    ...(replicas && writes ? [useReadYourWrites(prepared(dataSource), replicas, writes)] : []),
     useRejection(),
     useStreams({
       slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix, bound }),
@@ -157,6 +178,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     async close() {
       await events.close();
       await redis?.close();
+      await replicas?.close();
       await dataSource.destroy();
     },
   };

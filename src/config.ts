@@ -2,11 +2,22 @@
 
 export type DatabaseConfig = (
   | { readonly kind: 'sqlite'; readonly dir: string }
-  | { readonly kind: 'mysql'; readonly url: string }
+  | { readonly kind: 'mysql'; readonly url: string; readonly replicas?: ReplicaConfig }
 ) & {
   /** The longest a statement may run (or wait for a lock) before the request gets 503 instead of hanging. */
   readonly statementTimeoutSeconds: number;
 };
+
+/** Read replicas of the MySQL primary: where the API's reads may go, and how far behind they may be. */
+export interface ReplicaConfig {
+  readonly urls: readonly string[];
+  /** A replica further behind than this takes no reads. */
+  readonly maxLagSeconds: number;
+  /** How long a key's reads follow its last write: waited for on a replica, or read on the primary. */
+  readonly readYourWritesSeconds: number;
+  /** The longest a read waits for a replica to reach its key's last write before it reads the primary. */
+  readonly waitMs: number;
+}
 
 export interface Config {
   readonly port: number;
@@ -107,9 +118,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const port = intInRange(env.PORT, 'PORT', 8080, 0, 65_535, problems);
   const statementTimeoutSeconds = intInRange(env.STATEMENT_TIMEOUT_SECONDS, 'STATEMENT_TIMEOUT_SECONDS', 5, 1, 300, problems);
+  const replicas = replicaConfig(env, problems);
   const database: DatabaseConfig = env.DATABASE_URL
-    ? { kind: 'mysql', url: url(env.DATABASE_URL, 'DATABASE_URL', ['mysql:', 'mariadb:'], problems), statementTimeoutSeconds }
+    ? { kind: 'mysql', url: url(env.DATABASE_URL, 'DATABASE_URL', ['mysql:', 'mariadb:'], problems), ...(replicas ? { replicas } : {}), statementTimeoutSeconds }
     : { kind: 'sqlite', dir: env.DATA_DIR || './data', statementTimeoutSeconds };
+  if (replicas && !env.DATABASE_URL) problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are of a MySQL primary, not of the embedded store');
   const redis = redisConfig(env, problems);
   const redisPrefix = env.REDIS_PREFIX || 'animal-store';
   // A hash tag in the prefix would put every key of the deployment in one Cluster slot; the service tags keys itself.
@@ -152,6 +165,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionsPerKey, streamQueueEvents, graphql, http,
   });
 }
+
+const REPLICA_SETTINGS = ['REPLICA_MAX_LAG_SECONDS', 'READ_YOUR_WRITES_SECONDS', 'REPLICA_WAIT_MS'] as const;
+
+function replicaConfig(env: NodeJS.ProcessEnv, problems: string[]): ReplicaConfig | undefined {
+  if (!env.DATABASE_REPLICA_URLS) {
+    const orphans = REPLICA_SETTINGS.filter((name) => env[name]);
+    if (orphans.length > 0) problems.push(`${orphans.join(', ')} ${orphans.length > 1 ? 'are' : 'is'} set without DATABASE_REPLICA_URLS`);
+    return undefined;
+  }
+  const urls = env.DATABASE_REPLICA_URLS.split(',').map((item) => item.trim());
+  if (urls.length > 16 || urls.some((item) => !item)) {
+    problems.push('DATABASE_REPLICA_URLS must be 1 to 16 mysql:// URLs, separated by commas');
+  } else {
+    urls.forEach((item, i) => url(item, `DATABASE_REPLICA_URLS (the ${ordinal(i + 1)})`, ['mysql:', 'mariadb:'], problems));
+  }
+  const maxLagSeconds = intInRange(env.REPLICA_MAX_LAG_SECONDS, 'REPLICA_MAX_LAG_SECONDS', 5, 1, 3_600, problems);
+  const readYourWritesSeconds = intInRange(env.READ_YOUR_WRITES_SECONDS, 'READ_YOUR_WRITES_SECONDS', 10, 1, 3_600, problems);
+  const waitMs = intInRange(env.REPLICA_WAIT_MS, 'REPLICA_WAIT_MS', 200, 0, 5_000, problems);
+  // A replica's lag is read every second, in whole seconds: a write older than the window plus that is
+  // on every replica that takes reads, so the window must cover it or a key could miss its own write.
+  if (readYourWritesSeconds < maxLagSeconds + 2) {
+    problems.push(`READ_YOUR_WRITES_SECONDS (${readYourWritesSeconds}) must be at least REPLICA_MAX_LAG_SECONDS + 2 (${maxLagSeconds + 2}): `
+      + 'after the window, a key\'s reads go to any replica, which may be that far behind');
+  }
+  return { urls, maxLagSeconds, readYourWritesSeconds, waitMs };
+}
+
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
 
 const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
 

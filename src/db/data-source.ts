@@ -5,9 +5,26 @@ import { MIGRATIONS } from '../../migrations/index.js';
 import type { DatabaseConfig } from '../config.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { setDeadline } from './deadline.js';
-import { boundedMysql2 } from './mysql-session.js';
+import { sessionMysql2, sessionStatements } from './mysql-session.js';
+import { TRACK_POSITIONS } from './positions.js';
 
 export const SQLITE_FILE = 'animal-store.sqlite';
+
+/** How the service talks to MySQL, on the primary (through TypeORM) and each replica alike: one shape of row. */
+export const MYSQL_CONNECTION = {
+  charset: 'utf8mb4_unicode_ci',
+  timezone: 'Z',
+  // Fail fast when the server is gone, so clients get a 503 instead of a hung request.
+  connectTimeout: 5_000,
+  // BIGINT comes back as a number when it is a safe integer (every id is). As a string (TypeORM's
+  // default), mysql2 builds each through a 64-bit Long and a division: 12 KB and the CPU to make it
+  // on every page of 20 pets.
+  supportBigNumbers: true,
+  bigNumberStrings: false,
+} as const;
+
+/** Connections per pool: the primary's, and each replica's. */
+export const POOL_SIZE = 10;
 
 /**
  * Builds, without connecting, the one DataSource for either backend: everything above it is the same code.
@@ -27,17 +44,12 @@ export function createDataSource(database: DatabaseConfig, { forMigrations = fal
       ...common,
       type: 'mysql',
       url: database.url,
-      charset: 'utf8mb4_unicode_ci',
-      timezone: 'Z',
-      // Fail fast when the server is gone, so clients get a 503 instead of a hung request.
-      connectTimeout: 5_000,
-      poolSize: 10,
-      // BIGINT comes back as a number when it is a safe integer (every id is). As a string (TypeORM's
-      // default), mysql2 builds each through a 64-bit Long and a division: 12 KB and the CPU to make it
-      // on every page of 20 pets.
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-      ...(forMigrations ? {} : { driver: boundedMysql2(database.statementTimeoutSeconds) }),
+      ...MYSQL_CONNECTION,
+      poolSize: POOL_SIZE,
+      // With replicas, the primary reports each write's position: a key's next reads wait for it there.
+      ...(forMigrations ? {} : {
+        driver: sessionMysql2(sessionStatements(database.statementTimeoutSeconds, database.replicas ? TRACK_POSITIONS : [])),
+      }),
     }
     : {
       ...common,
@@ -62,5 +74,6 @@ export function sqliteFile(dir: string): string {
 export function describeDatabase(database: DatabaseConfig): string {
   if (database.kind === 'sqlite') return `SQLite at ${join(database.dir, SQLITE_FILE)}`;
   const url = new URL(database.url);
-  return `MySQL at ${url.host}${url.pathname}`;
+  const replicas = database.replicas?.urls.map((item) => new URL(item).host);
+  return `MySQL at ${url.host}${url.pathname}${replicas ? `, reads also on ${replicas.length === 1 ? 'a replica' : `${replicas.length} replicas`} (${replicas.join(', ')})` : ''}`;
 }

@@ -9,7 +9,7 @@ import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { GET_PET, placeholders, toPet } from './pets.js';
 import { keysetPages } from './keyset.js';
-import { FOR_UPDATE, prepared, type Row, type Statements } from './prepared.js';
+import { FOR_UPDATE, prepared, type Prepared, type Row, type Statements } from './prepared.js';
 
 const COLUMNS = 'id, pet_id AS petId, status, placed_at AS placedAt';
 const GET = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;
@@ -24,13 +24,14 @@ const toOrder = (row: Row): OrderRecord => {
   return { id: Number(row.id), petId: Number(row.petId), status, complete: isComplete(status), placedAt };
 };
 
-export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
-  const sql = prepared(dataSource);
-  const lock = FOR_UPDATE[sql.dialect];
-  const page = keysetPages(sql, 'orders', COLUMNS, 'IDX_orders_status_id');
+/** The order store of a data source, made once: `on(sql)` runs it through `sql`, as petStore's does. */
+export function orderStore(dataSource: DataSource, clock: Clock): (sql?: Prepared) => OrderStore {
+  const shared = prepared(dataSource);
+  const lock = FOR_UPDATE[shared.dialect];
+  const page = keysetPages(shared.dialect, 'orders', COLUMNS, 'IDX_orders_status_id');
   const timestamp = (ms: number) => {
     const iso = new Date(ms).toISOString();
-    return sql.dialect === 'mysql' ? iso.slice(0, 23).replace('T', ' ') : iso;
+    return shared.dialect === 'mysql' ? iso.slice(0, 23).replace('T', ' ') : iso;
   };
   /** The pet, locked for the rest of the transaction: every change to a pet's status goes through here. */
   const lockedPet = async (tx: Statements, petId: number) => {
@@ -43,7 +44,7 @@ export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
     return { ...pet, status };
   };
 
-  const place: OrderStore['place'] = ({ petId }) => bounded(dataSource, () => sql.transaction(async (tx) => {
+  const place = (sql: Prepared): OrderStore['place'] => ({ petId }) => bounded(dataSource, () => sql.transaction(async (tx) => {
     const pet = await lockedPet(tx, petId);
     if (!pet) throw petNotFound(petId);
     if (pet.status !== ORDERABLE) throw notOrderable(petId, pet.status);
@@ -53,7 +54,7 @@ export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
     return { order, pet: await movePet(tx, pet, 'placed') };
   }));
 
-  const update: OrderStore['update'] = (id, status) => bounded(dataSource, () => sql.transaction(async (tx) => {
+  const update = (sql: Prepared): OrderStore['update'] => (id, status) => bounded(dataSource, () => sql.transaction(async (tx) => {
     const [row] = await tx.all(GET + lock, [id]);
     if (!row) throw orderNotFound(id);
     const before = toOrder(row);
@@ -65,8 +66,8 @@ export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
     return { order: { ...before, status, complete: isComplete(status) }, pet: await movePet(tx, pet, status) };
   }));
 
-  return {
-    list: (query) => bounded(dataSource, async () => (await page(query)).map(toOrder)),
+  return (sql = shared) => ({
+    list: (query) => bounded(dataSource, async () => (await page(sql, query)).map(toOrder)),
     get: (id) => bounded(dataSource, async () => {
       const [row] = await sql.all(GET, [id]);
       return row ? toOrder(row) : null;
@@ -75,7 +76,7 @@ export function orderStore(dataSource: DataSource, clock: Clock): OrderStore {
       if (petIds.length === 0) return [];
       return (await sql.all(`SELECT ${COLUMNS} FROM orders WHERE pet_id IN ${placeholders(petIds.length)} ORDER BY id`, petIds)).map(toOrder);
     }),
-    place,
-    update,
-  };
+    place: place(sql),
+    update: update(sql),
+  });
 }

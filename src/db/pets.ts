@@ -4,7 +4,7 @@ import type { PetRecord, PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { keysetPages } from './keyset.js';
-import { FOR_UPDATE, prepared, type Row } from './prepared.js';
+import { FOR_UPDATE, prepared, type Prepared, type Row } from './prepared.js';
 
 export const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 export const GET_PET = `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`;
@@ -28,11 +28,15 @@ const isReferenced = (error: unknown) => {
   return errno === 1451 || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 };
 
-export function petStore(dataSource: DataSource): PetStore {
-  const sql = prepared(dataSource);
-  const page = keysetPages(sql, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
-  return {
-    list: (query) => bounded(dataSource, async () => (await page(query)).map(toPet)),
+/**
+ * The pet store of a data source, made once: `on(sql)` runs it through `sql`, the data source's own
+ * statements by default, or one request's session (reads on replicas) per request.
+ */
+export function petStore(dataSource: DataSource): (sql?: Prepared) => PetStore {
+  const shared = prepared(dataSource);
+  const page = keysetPages(shared.dialect, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
+  return (sql = shared) => ({
+    list: (query) => bounded(dataSource, async () => (await page(sql, query)).map(toPet)),
     get: (id) => bounded(dataSource, async () => {
       const [row] = await sql.all(GET_PET, [id]);
       return row ? toPet(row) : null;
@@ -57,7 +61,7 @@ export function petStore(dataSource: DataSource): PetStore {
       await tx.run(DELETE, [id]).catch((error: unknown) => { throw isReferenced(error) ? hasOrders(id) : error; });
       return toPet(row);
     })),
-  };
+  });
 }
 
 const hasOrders = (id: number) =>

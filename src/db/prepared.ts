@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool, PoolConnection } from 'mysql2';
 import type { DataSource } from 'typeorm';
+import { positionOf } from './positions.js';
 
 export type Row = Record<string, unknown>;
 
@@ -9,6 +10,8 @@ export interface Written {
   /** The id an INSERT generated. */
   readonly insertId: number;
   readonly affectedRows: number;
+  /** Where the write left the primary's history (MySQL's GTID), when the server tracks it. */
+  readonly position?: string;
 }
 
 /** Fixed SQL with parameters, returning plain rows. */
@@ -22,9 +25,10 @@ export interface Prepared extends Statements {
   /**
    * Runs `work` in one transaction, on one connection, holding the write locks it takes until the end:
    * committed when it resolves, rolled back when it throws. Rows read with `FOR_UPDATE[dialect]` stay
-   * locked for it (SQLite locks the whole database for the transaction instead).
+   * locked for it (SQLite locks the whole database for the transaction instead). `committed` hears the
+   * position the COMMIT left, when the server tracks it.
    */
-  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Statements) => Promise<T>, committed?: (position: string | undefined) => void): Promise<T>;
 }
 
 /** A locking read, by dialect: SQLite has none, and needs none (a writing transaction excludes others). */
@@ -52,7 +56,7 @@ function create(dataSource: DataSource): Prepared {
     all: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.all(sql, params); },
     run: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.run(sql, params); },
   });
-  return { ...run, ...logged(run), transaction: (work) => run.transaction((tx) => work(logged(tx))) };
+  return { ...run, ...logged(run), transaction: (work, committed) => run.transaction((tx) => work(logged(tx)), committed) };
 }
 
 function mysql(dataSource: DataSource): Prepared {
@@ -64,25 +68,26 @@ function mysql(dataSource: DataSource): Prepared {
     return {
       all: (sql, params) => execute<Row[]>(sql, params),
       run: async (sql, params) => {
-        const { insertId, affectedRows } = await execute<{ insertId: number; affectedRows: number }>(sql, params);
-        return { insertId: Number(insertId), affectedRows };
+        const result = await execute<{ insertId: number; affectedRows: number }>(sql, params);
+        return { insertId: Number(result.insertId), affectedRows: result.affectedRows, position: positionOf(result) };
       },
     };
   };
-  const command = (connection: PoolConnection, sql: string) => new Promise<void>((resolve, reject) => {
-    connection.query(sql, (error) => (error ? reject(error) : resolve()));
+  const command = (connection: PoolConnection, sql: string) => new Promise<unknown>((resolve, reject) => {
+    connection.query(sql, (error, result) => (error ? reject(error) : resolve(result)));
   });
   return {
     dialect: 'mysql',
     ...on(pool),
-    async transaction(work) {
+    async transaction(work, committed) {
       const connection = await new Promise<PoolConnection>((resolve, reject) => {
         pool.getConnection((error, c) => (error ? reject(error) : resolve(c)));
       });
       try {
         await command(connection, 'START TRANSACTION');
         const result = await work(on(connection));
-        await command(connection, 'COMMIT');
+        const commit = await command(connection, 'COMMIT');
+        committed?.(positionOf(commit));
         return result;
       } catch (error) {
         // A connection that cannot even roll back is broken: it leaves the pool instead of going back.

@@ -20,10 +20,16 @@ export interface Subject {
   /** Shortest first. */
   readonly windows: readonly Window[];
   readonly bannable: boolean;
+  /** A Redis key of the subject's slot to read in the same call (its last write, for read replicas). */
+  readonly read?: string;
 }
 
 export type Verdict =
-  | { readonly allowed: true; readonly headers: Record<string, string>; readonly windows: readonly WindowState[]; readonly at: number }
+  | {
+    readonly allowed: true; readonly headers: Record<string, string>; readonly windows: readonly WindowState[]; readonly at: number;
+    /** The value of the subject's `read` key: null when it has none, undefined when Redis did not answer. */
+    readonly read?: string | null;
+  }
   | { readonly allowed: false; readonly code: 'RATE_LIMITED' | 'API_KEY_BANNED'; readonly message: string; readonly headers: Record<string, string> };
 
 type Outcome = { ok: boolean; res: RateLimiterRes };
@@ -121,9 +127,9 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
   const take = redis && takePoints(redis);
 
   type Placed = { readonly w: Window; readonly at: ReturnType<typeof windowAt> };
-  const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number): Verdict => {
+  const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number, read?: string | null): Verdict => {
     const windows = placed.map(({ w, at }, i): WindowState => ({ ...policyOf(w), remaining: remaining[i]!, msBeforeReset: at.msBeforeReset }));
-    return { allowed: true, headers: rateLimitHeaders(windows, now), windows, at: now };
+    return { allowed: true, headers: rateLimitHeaders(windows, now), windows, at: now, read };
   };
 
   /**
@@ -143,7 +149,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
       const call = take(
         { key: bans.key(subject.id), bannable: subject.bannable },
         placed.map(({ w, at }) => ({ key: windowLimiter(w).key(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
-        cost, now,
+        cost, now, subject.read,
       );
       const taken = await bound(call).then((answer) => {
         guard?.report.succeeded('limits');
@@ -156,7 +162,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
       if (taken?.banned) return banned(subject, taken.ends - now, now);
       if (taken) {
         const refused = placed.map((p, i) => ({ ...p, consumed: taken.consumed[i]! })).filter(({ w, consumed }) => consumed > w.limit);
-        if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now);
+        if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now, taken.read);
         return refuse(subject, refused, cost, now, 'shared');
       }
     }

@@ -12,6 +12,8 @@ declare module '../pipeline/context.js' {
     rateLimitHeaders?: Record<string, string>;
     /** The caller's windows after this request was counted (the quota look-up answers them). */
     counted?: { readonly at: number; readonly windows: readonly WindowState[] };
+    /** The key's last write as Redis keeps it (null: none lately; undefined: not asked, or Redis did not answer). */
+    lastWrite?: string | null;
     /** Why the request was refused with 429, for the metrics. */
     refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
   }
@@ -22,23 +24,29 @@ declare module '../pipeline/context.js' {
  * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
  * points than remain is refused whole. Every response carries the headers.
  */
-export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
+export function useRateLimit(limits: Limits, config: LimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
   // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
   // the one script call that takes them is allowed there (Redis refuses a script across slots).
-  const subjectOf = ({ caller, address }: ServerContext): Subject => (caller?.kind === 'key'
-    ? {
-      id: `{key:${caller.key.id}}`,
+  const subjectOf = ({ caller, address }: ServerContext): Subject => {
+    if (caller?.kind !== 'key') {
+      return {
+        id: `{address:${address}}`,
+        bannable: false,
+        windows: [{ name: 'minute', limit: config.anonymousPerMinute, duration: config.windows.minute }],
+      };
+    }
+    const id = `{key:${caller.key.id}}`;
+    return {
+      id,
       bannable: true,
       windows: [
         { name: 'minute', limit: caller.key.perMinute, duration: config.windows.minute },
         { name: 'day', limit: caller.key.perDay, duration: config.windows.day },
       ],
-    }
-    : {
-      id: `{address:${address}}`,
-      bannable: false,
-      windows: [{ name: 'minute', limit: config.anonymousPerMinute, duration: config.windows.minute }],
-    });
+      // With read replicas, the same call reads the key's last write (kept in the key's slot).
+      read: lastWriteKey?.(id),
+    };
+  };
 
   return {
     async onRequest({ serverContext }) {
@@ -48,6 +56,7 @@ export function useRateLimit(limits: Limits, config: LimitsConfig): Step {
       serverContext.rateLimitHeaders = verdict.headers;
       if (verdict.allowed) {
         serverContext.counted = { at: verdict.at, windows: verdict.windows };
+        serverContext.lastWrite = verdict.read;
         return;
       }
       serverContext.refusal = verdict.code;

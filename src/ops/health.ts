@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { within } from '../db/deadline.js';
+import type { Replicas } from '../db/replicas.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { Response } from '../pipeline/response.js';
 
@@ -9,18 +10,21 @@ const PROBE_QUERY_MS = 1_000;
 /**
  * `/healthz`: the process answers. `/readyz`: it can serve requests, which needs the database. Without
  * Redis it still serves, limiting per instance: reported as degraded, not unready, so a Redis outage
- * does not take every instance out of the load balancer.
+ * does not take every instance out of the load balancer. Read replicas are the same: one that takes no
+ * reads (its reads go to the primary) makes the instance degraded, never unready.
  */
-export function createHealth(dataSource: DataSource, redis: RedisConnection | undefined) {
+export function createHealth(dataSource: DataSource, redis: RedisConnection | undefined, replicas?: Replicas) {
   return {
     healthz: () => Response.json({ status: 'ok' }),
     async readyz(): Promise<Response> {
       const database = await within(dataSource.query('SELECT 1'), PROBE_QUERY_MS).then(() => 'up', () => 'down');
       const rateLimits = !redis ? 'in-process' : redis.isUp() ? 'up' : 'degraded';
       const nodes = redis?.nodes();
-      const checks = { database, redis: rateLimits, ...(nodes ? { redisNodes: nodes } : {}) };
+      const replicaStates = replicas?.states();
+      const checks = { database, redis: rateLimits, ...(nodes ? { redisNodes: nodes } : {}), ...(replicaStates ? { replicas: replicaStates } : {}) };
       if (database === 'down') return Response.json({ status: 'unavailable', checks }, { status: 503 });
-      return Response.json({ status: rateLimits === 'degraded' ? 'degraded' : 'ready', checks });
+      const degraded = rateLimits === 'degraded' || replicaStates?.some((replica) => replica.status !== 'up');
+      return Response.json({ status: degraded ? 'degraded' : 'ready', checks });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { Replicas } from '../db/replicas.js';
 
 /** mysql2's pool keeps its counts in private arrays; there is no public API for them. */
 interface PoolInternals {
@@ -9,8 +10,13 @@ interface PoolInternals {
   pool?: PoolInternals;
 }
 
+const poolStates = (p: PoolInternals) => {
+  const idle = p._freeConnections?.length ?? 0;
+  return { in_use: (p._allConnections?.length ?? 0) - idle, idle, waiting: p._connectionQueue?.length ?? 0 };
+};
+
 /** One registry per app, so several apps in one process (the tests) never share a series. */
-export function createMetrics(dataSource: DataSource) {
+export function createMetrics(dataSource: DataSource, replicas?: Replicas) {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -36,13 +42,52 @@ export function createMetrics(dataSource: DataSource) {
       collect() {
         const p = pool();
         if (!p?._allConnections) return;
-        const idle = p._freeConnections?.length ?? 0;
-        this.set({ state: 'in_use' }, p._allConnections.length - idle);
-        this.set({ state: 'idle' }, idle);
-        this.set({ state: 'waiting' }, p._connectionQueue?.length ?? 0);
+        for (const [state, count] of Object.entries(poolStates(p))) this.set({ state }, count);
       },
     }),
+    ...(replicas ? replicaMetrics(replicas, registers) : {}),
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Where reads went and why, and each replica's pool, lag and state: only with read replicas. */
+function replicaMetrics(replicas: Replicas, registers: Registry[]) {
+  const reads = new Counter({
+    name: 'db_reads_total', help: 'API reads by target (replica, primary) and reason (any, caught_up, behind, recent_write, no_replica, replica_error)',
+    labelNames: ['target', 'reason'], registers,
+  });
+  // One child per label pair, found once: a read costs an increment, not a label hash.
+  const children = new Map<string, { inc(): void }>();
+  replicas.onRead((target, reason) => {
+    const name = `${target} ${reason}`;
+    let child = children.get(name);
+    if (!child) children.set(name, child = reads.labels(target, reason));
+    child.inc();
+  });
+  return {
+    reads,
+    replicaPools: new Gauge({
+      name: 'db_replica_pool_connections', help: 'Read replica pool connections by replica and state (in_use, idle, waiting requests)',
+      labelNames: ['replica', 'state'], registers,
+      collect() {
+        for (const [replica, p] of replicas.pools()) {
+          for (const [state, count] of Object.entries(poolStates(p as unknown as PoolInternals))) this.set({ replica, state }, count);
+        }
+      },
+    }),
+    replicaLag: new Gauge({
+      name: 'db_replica_lag_seconds', help: 'Each read replica\'s lag as it reports it (absent while unknown)', labelNames: ['replica'], registers,
+      collect() {
+        this.reset();
+        for (const state of replicas.states()) if (state.lagSeconds !== null) this.set({ replica: state.replica }, state.lagSeconds);
+      },
+    }),
+    replicaServing: new Gauge({
+      name: 'db_replica_serving', help: 'Whether each read replica takes reads now (1) or not (0: down, lagging or not replicating)', labelNames: ['replica'], registers,
+      collect() {
+        for (const state of replicas.states()) this.set({ replica: state.replica }, state.status === 'up' ? 1 : 0);
+      },
+    }),
+  };
+}

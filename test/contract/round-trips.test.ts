@@ -38,14 +38,14 @@ afterAll(async () => {
 });
 
 describe('database round trips', () => {
-  const pets = () => petStore(ds);
+  const pets = () => petStore(ds)();
   it.each([
     ['creating a pet', () => pets().create({ name: 'One trip', categoryId: 1, status: 'available' })],
     ['listing pets', () => pets().list({ limit: 20 })],
     ['listing pets by status', () => pets().list({ limit: 20, status: 'sold' })],
     ['getting a pet', () => pets().get(1)],
-    ['listing orders', () => orderStore(ds, systemClock).list({ limit: 20 })],
-    ['getting an order', () => orderStore(ds, systemClock).get(1)],
+    ['listing orders', () => orderStore(ds, systemClock)().list({ limit: 20 })],
+    ['getting an order', () => orderStore(ds, systemClock)().get(1)],
     ['looking up a key', () => apiKeyStore(ds).findByHash('0'.repeat(64))],
   ])('%s takes one query', async (_case, operation) => {
     queries.length = 0;
@@ -56,8 +56,8 @@ describe('database round trips', () => {
 
 describe('nested fields over GraphQL', () => {
   it('take one query per level of the response, however many items each level has', async () => {
-    const pets = petStore(ds);
-    const orders = orderStore(ds, systemClock);
+    const pets = petStore(ds)();
+    const orders = orderStore(ds, systemClock)();
     for (let i = 0; i < 12; i += 1) {
       const pet = await pets.create({ name: `Nested ${i}`, categoryId: 1, status: 'available' });
       const { order } = await orders.place({ petId: pet.id });

@@ -78,6 +78,16 @@ describe('loadConfig', () => {
     ['REQUEST_TIMEOUT_SECONDS', { REQUEST_TIMEOUT_SECONDS: 'never' }],
     ['REQUEST_TIMEOUT_SECONDS', { HEADERS_TIMEOUT_SECONDS: '20', REQUEST_TIMEOUT_SECONDS: '10' }],
     ['MAX_HEADER_BYTES', { MAX_HEADER_BYTES: '100' }],
+    ['DATABASE_REPLICA_URLS needs DATABASE_URL', { DATABASE_REPLICA_URLS: 'mysql://r1/store' }],
+    ['DATABASE_REPLICA_URLS (the 2nd)', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store,postgres://r2/store' }],
+    ['DATABASE_REPLICA_URLS', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store,,mysql://r2/store' }],
+    ['DATABASE_REPLICA_URLS', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: Array.from({ length: 17 }, (_, i) => `mysql://r${i}/s`).join(',') }],
+    ['REPLICA_WAIT_MS is set without DATABASE_REPLICA_URLS', { DATABASE_URL: 'mysql://db/store', REPLICA_WAIT_MS: '100' }],
+    ['REPLICA_WAIT_MS', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store', REPLICA_WAIT_MS: '5001' }],
+    ['REPLICA_MAX_LAG_SECONDS', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store', REPLICA_MAX_LAG_SECONDS: '0' }],
+    ['READ_YOUR_WRITES_SECONDS (6) must be at least REPLICA_MAX_LAG_SECONDS + 2 (7)', {
+      DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store', REPLICA_MAX_LAG_SECONDS: '5', READ_YOUR_WRITES_SECONDS: '6',
+    }],
   ])('rejects a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -97,6 +107,17 @@ describe('loadConfig', () => {
       topology: { kind: 'cluster', nodes: [{ host: '::1', port: 7001 }, { host: 'redis-2', port: 6379 }] },
       username: 'app', password: 'p', tls: false, callDeadlineMs: 500,
     });
+  });
+
+  it('reads read replicas and their settings', () => {
+    expect(loadConfig({ DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store, mariadb://ro:pw@r2:3307/store' }).database).toEqual({
+      kind: 'mysql', url: 'mysql://db/store', statementTimeoutSeconds: 5,
+      replicas: { urls: ['mysql://r1/store', 'mariadb://ro:pw@r2:3307/store'], maxLagSeconds: 5, readYourWritesSeconds: 10, waitMs: 200 },
+    });
+    expect(loadConfig({
+      DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store',
+      REPLICA_MAX_LAG_SECONDS: '30', READ_YOUR_WRITES_SECONDS: '60', REPLICA_WAIT_MS: '0',
+    }).database).toMatchObject({ replicas: { maxLagSeconds: 30, readYourWritesSeconds: 60, waitMs: 0 } });
   });
 
   it('names both settings when two Redis topologies are given, and never echoes a password', () => {

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../support/http.js';
+import { startPair, startServer, type TestServer } from '../support/server.js';
+import { mariadbReplica, type MariadbReplicaLab } from './lab/mariadb-replica.js';
+
+let lab: MariadbReplicaLab;
+const stops: (() => Promise<void>)[] = [];
+beforeAll(async () => { lab = await mariadbReplica(); }, 60_000);
+afterAll(async () => {
+  for (const stop of stops) await stop();
+  await lab?.stop();
+});
+
+const redis = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const env = () => ({ DATABASE_URL: lab.primaryUrl, DATABASE_REPLICA_URLS: lab.replicaUrl, REDIS_URL: redis, REPLICA_WAIT_MS: '200' });
+
+/** `db_reads_total` by `target reason`, read off /metrics. */
+async function reads(api: TestServer): Promise<Record<string, number>> {
+  const text = await (await fetch(`${api.url}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const [, target, reason, value] of text.matchAll(/^db_reads_total\{target="(\w+)",reason="(\w+)"\} (\d+)/gm)) {
+    counts[`${target} ${reason}`] = Number(value);
+  }
+  return counts;
+}
+const grew = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([name, n]) => [name, n - (before[name] ?? 0)]).filter(([, n]) => n !== 0));
+
+const LIMITS = { perMinute: 100_000, perDay: 1_000_000 };
+const readyz = async (api: TestServer) => (await call<any>(`${api.url}/readyz`)).body;
+
+describe('MySQL read replicas', () => {
+  it('read on the replica; a key reads its own writes on any instance, at once, every time', async () => {
+    const pair = await startPair(env());
+    stops.push(() => pair.stop());
+    const { a, b } = pair;
+    expect(await readyz(a)).toMatchObject({ status: 'ready', checks: { replicas: [{ status: 'up', lagSeconds: 0 }] } });
+
+    // A key with no recent write reads on the replica.
+    const reader = await a.newKey('enterprise', LIMITS);
+    await lab.caughtUp();
+    const before = await reads(b);
+    expect((await b.get('/v1/pets?limit=5', reader.auth)).status).toBe(200);
+    expect(grew(before, await reads(b))).toEqual({ 'replica any': 1 });
+
+    // A key that writes on one instance and reads on the other sees its write, on both surfaces.
+    const writer = await a.newKey('enterprise', LIMITS);
+    const counted = await reads(b);
+    let misses = 0;
+    for (let i = 0; i < 100; i++) {
+      const created = await a.post('/v1/pets', { name: `Written ${i}`, categoryId: 1 }, writer.auth);
+      expect(created.status).toBe(201);
+      const read = i % 2 === 0
+        ? (await b.get(`/v1/pets/${created.body.id}`, writer.auth)).body?.name
+        : (await b.gql(`{ pet(petId: ${created.body.id}) { name } }`, undefined, writer.auth)).body?.data?.pet?.name;
+      if (read !== `Written ${i}`) misses++;
+    }
+    expect(misses).toBe(0);
+    const where = grew(counted, await reads(b));
+    // Each read waited on the replica for the write, or read the primary when the replica was not there in time.
+    expect((where['replica caught_up'] ?? 0) + (where['primary behind'] ?? 0)).toBe(100);
+    expect(where['replica caught_up']).toBeGreaterThan(0);
+  });
+
+  it('a replica that stops replicating takes no reads and the instance says so; it takes them again when it resumes', async () => {
+    const api = await startServer({ env: env() });
+    stops.push(() => api.close());
+    await lab.lag(true);
+    try {
+      await expect.poll(async () => (await readyz(api)).status, { timeout: 5_000 }).toBe('degraded');
+      expect((await readyz(api)).checks.replicas).toEqual([expect.objectContaining({ status: 'lagging', problem: 'replication is not running' })]);
+      const created = await api.post('/v1/pets', { name: 'While the replica stands still', categoryId: 1 });
+      const before = await reads(api);
+      const other = await api.newKey('enterprise', LIMITS);
+      expect((await api.get(`/v1/pets/${created.body.id}`, other.auth)).body.name).toBe('While the replica stands still');
+      expect(grew(before, await reads(api))).toEqual({ 'primary no_replica': 1 });
+    } finally {
+      await lab.lag(false);
+    }
+    await expect.poll(async () => (await readyz(api)).status, { timeout: 5_000 }).toBe('ready');
+  });
+
+  it('a key whose write the replica has not applied reads the primary, and only its first read waits', async () => {
+    const api = await startServer({ env: { ...env(), REPLICA_MAX_LAG_SECONDS: '30', READ_YOUR_WRITES_SECONDS: '60' } });
+    stops.push(() => api.close());
+    // The replica replicates and says it is up to date, but applies each write 3 s late: behind any key that just wrote.
+    await lab.delay(3);
+    try {
+      const key = await api.newKey('enterprise', LIMITS);
+      const created = await api.post('/v1/pets', { name: 'Behind', categoryId: 1 }, key.auth);
+      const times: number[] = [];
+      const before = await reads(api);
+      for (let i = 0; i < 5; i++) {
+        const started = Date.now();
+        expect((await api.get(`/v1/pets/${created.body.id}`, key.auth)).body.name).toBe('Behind');
+        times.push(Date.now() - started);
+      }
+      expect(grew(before, await reads(api))).toEqual({ 'primary behind': 5 });
+      expect(times[0]).toBeGreaterThanOrEqual(200);
+      expect(Math.max(...times.slice(1))).toBeLessThan(100);
+    } finally {
+      await lab.delay(0);
+    }
+  });
+
+  it('a replica killed under reads: every read answered from the primary; the replica takes reads again when it is back', async () => {
+    const api = await startServer({ env: env() });
+    stops.push(() => api.close());
+    const key = await api.newKey('enterprise', LIMITS);
+    await lab.killReplica();
+    const statuses = new Set<number>();
+    for (let i = 0; i < 30; i++) statuses.add((await api.get('/v1/pets?limit=5', key.auth)).status);
+    expect(statuses).toEqual(new Set([200]));
+    expect((await readyz(api)).checks.replicas).toEqual([expect.objectContaining({ status: 'down' })]);
+    expect((await readyz(api)).status).toBe('degraded');
+    await lab.startReplica();
+    await expect.poll(async () => (await readyz(api)).status, { timeout: 15_000 }).toBe('ready');
+    const before = await reads(api);
+    expect((await api.get('/v1/pets?limit=5', key.auth)).status).toBe(200);
+    expect(grew(before, await reads(api))).toEqual({ 'replica any': 1 });
+  });
+});
