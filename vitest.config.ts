@@ -15,7 +15,8 @@ const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
 // and then a missing browser is a failure, like a missing MySQL.
 // The scale tests start their own Redis Cluster, Sentinels and MariaDB replica from Debian's packages;
 // CI installs them, and then a missing one is a failure.
-const lab = ['/usr/bin/redis-server', '/usr/bin/redis-cli'].every((program) => existsSync(program)) || process.env.CI === 'true';
+const lab = ['/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/sbin/mariadbd', '/usr/bin/mariadb-install-db'].every((program) => existsSync(program))
+  || process.env.CI === 'true';
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || process.env.CI === 'true';
 
 export default defineConfig({

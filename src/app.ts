@@ -158,7 +158,9 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       authenticate,
       recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
     }),
-    useIdempotency(redis ? redisRecords(redis.client, config.redisPrefix, bound) : databaseRecords(dataSource, () => clock.now())),
+    useIdempotency(redis
+      ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
+      : databaseRecords(dataSource, () => clock.now())),
     ...steps,
   ]);
   const handle = createServerAdapter<ServerContext>(pipeline);

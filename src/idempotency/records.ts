@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis/clients.js';
-import type { Deadline } from '../redis/deadline.js';
+import type { Deadline, FallbackReport } from '../redis/deadline.js';
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared.js';
 
@@ -32,13 +32,48 @@ export const RUNNING_SECONDS = 60;
 
 interface Entry { fingerprint: string; response?: StoredResponse }
 
-/** Each call bounded by `bound`: past it the request is answered 503, as when Redis is away. */
-export function redisRecords(redis: RedisClient, prefix: string, bound: Deadline = (call) => call): IdempotencyRecords {
+/** How long a claim waits for a replica to have it: far above a replica's usual 0.1-2 ms. */
+export const REPLICA_ACK_MS = 50;
+/** After a claim no replica acknowledged in time, claims do not wait for this long (the replica may be gone). */
+const UNACKED_PAUSE_MS = 5_000;
+
+/** Where claims are made durable past a failover: the topology's replicas, and who hears when they are not. */
+export interface ClaimReplication {
+  hasReplicas(): boolean;
+  readonly report: FallbackReport;
+}
+
+/**
+ * Each call bounded by `bound`: past it the request is answered 503, as when Redis is away. With
+ * `replication`, a claim is acknowledged by a replica (`WAIT 1`, in the claim's round trip) before the
+ * request runs: a failover right after it cannot lose the claim and let a retry run the request twice.
+ */
+export function redisRecords(
+  redis: RedisClient, prefix: string, bound: Deadline = (call) => call, replication?: ClaimReplication,
+): IdempotencyRecords {
   const key = (id: string) => `${prefix}:idempotency:${id}`;
+  let pausedUntil = 0;
+  const set = async (id: string, value: string): Promise<boolean> => {
+    if (!replication?.hasReplicas() || Date.now() < pausedUntil) {
+      return await bound(redis.set(key(id), value, 'EX', RUNNING_SECONDS, 'NX')) === 'OK';
+    }
+    // One round trip: on a Cluster the pipeline goes to the claim's master, whose replicas WAIT counts.
+    const [claimed, waited] = (await bound(redis.pipeline().set(key(id), value, 'EX', RUNNING_SECONDS, 'NX').wait(1, REPLICA_ACK_MS).exec()))!;
+    const [setError, done] = claimed!;
+    if (setError) throw setError;
+    const acked = waited?.[1];
+    if (done === 'OK') {
+      if (acked === 1) replication.report.succeeded('claim_replication');
+      else {
+        pausedUntil = Date.now() + UNACKED_PAUSE_MS;
+        replication.report.failed('claim_replication', new Error(`no replica acknowledged an idempotency claim within ${REPLICA_ACK_MS} ms`));
+      }
+    }
+    return done === 'OK';
+  };
   return {
     async claim(id, fingerprint) {
-      const set = await bound(redis.set(key(id), JSON.stringify({ fingerprint } satisfies Entry), 'EX', RUNNING_SECONDS, 'NX'));
-      if (set === 'OK') return { claimed: true };
+      if (await set(id, JSON.stringify({ fingerprint } satisfies Entry))) return { claimed: true };
       const found = await bound(redis.get(key(id)));
       // Gone between the two calls (released or expired): claim again.
       if (!found) return this.claim(id, fingerprint);

@@ -10,6 +10,11 @@ export interface RedisConnection {
   ready(ms: number): Promise<boolean>;
   /** Whether commands reach Redis now; while not, limits are kept per instance. */
   isUp(): boolean;
+  /**
+   * Whether the data is copied to replicas a failover would promote: through Sentinels, or on a Cluster
+   * whose masters have replicas. A single Redis's replicas (if any) are not the service's to know.
+   */
+  hasReplicas(): boolean;
   /** On a Cluster, each master and whether it answers its PINGs; undefined on one Redis or a Sentinel's master. */
   nodes(): Record<string, 'up' | 'down'> | undefined;
   /** A new connection for subscribing, to the same topology (the caller closes it). */
@@ -23,6 +28,22 @@ const HEALTH_CHECK_MS = 1_000;
 
 const isCluster = (client: RedisClient): client is Cluster => 'nodes' in client && typeof client.nodes === 'function';
 const addressOf = (node: { options: { host?: string; port?: number } }) => `${node.options.host}:${node.options.port}`;
+
+/** How long a Cluster's answer to "has it replicas?" is kept: its slot map changes only on resharding or failover. */
+const REPLICAS_CHECK_MS = 5_000;
+const replicasSeen = new WeakMap<Cluster, { readonly at: number; readonly found: boolean }>();
+
+/**
+ * From the client's slot map, which lists each slot's master and then its replicas (ioredis keeps replica
+ * connections only when it reads from them, so its node list cannot tell).
+ */
+function clusterHasReplicas(client: Cluster): boolean {
+  const seen = replicasSeen.get(client);
+  if (seen && Date.now() - seen.at < REPLICAS_CHECK_MS) return seen.found;
+  const found = client.slots.some((holders) => holders.length > 1);
+  replicasSeen.set(client, { at: Date.now(), found });
+  return found;
+}
 
 /**
  * Never waits for Redis (see clients.ts). One warning per outage.
@@ -89,6 +110,7 @@ export function connectRedis(config: RedisConfig): RedisConnection {
       client.once('ready', onReady);
     }),
     isUp: () => up,
+    hasReplicas: () => (isCluster(client) ? clusterHasReplicas(client) : config.topology.kind === 'sentinel'),
     nodes() {
       if (!isCluster(client)) return undefined;
       return Object.fromEntries(checked().map(({ node }) => [node, (unanswered.get(node) ?? 0) >= 2 ? 'down' : 'up']));

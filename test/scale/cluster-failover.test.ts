@@ -1,20 +1,13 @@
 import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestStream } from '../support/request-stream.js';
 import { startPair, type TestServer } from '../support/server.js';
-import { subscribe, type EventStream } from '../support/sse.js';
-import { redisCluster, type RedisClusterLab } from './lab/redis-cluster.js';
+import { subscribe } from '../support/sse.js';
+import { labPerFile } from './lab/per-file.js';
+import { redisCluster } from './lab/redis-cluster.js';
 
-let lab: RedisClusterLab;
-const pairs: Awaited<ReturnType<typeof startPair>>[] = [];
-const streams: EventStream[] = [];
-beforeAll(async () => { lab = await redisCluster({ masters: 3, replicasEach: 1 }); }, 60_000);
-afterAll(async () => {
-  for (const stream of streams) stream.close();
-  for (const pair of pairs) await pair.stop();
-  await lab?.stop();
-});
+const held = labPerFile(() => redisCluster({ masters: 3, replicasEach: 1 }));
 
 const DEADLINE_MS = 300;
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
@@ -23,7 +16,7 @@ const PET_EVENTS = 'subscription { petChanged { kind pet { name } } }';
 /** The port of the master serving `key`'s slot now. */
 async function masterOf(key: string): Promise<number> {
   const slot = calculateSlot(key);
-  const client = new Redis({ port: (await lab.masters())[0]!, host: '127.0.0.1' });
+  const client = new Redis({ port: (await held.lab.masters())[0]!, host: '127.0.0.1' });
   try {
     const ranges = await client.cluster('SLOTS');
     return ranges.find(([from, to]) => slot >= from && slot <= to)![2]![1];
@@ -39,23 +32,23 @@ const fallbacks = async (api: TestServer) => {
 
 describe('a Redis Cluster master killed under a stream of requests', () => {
   it('answers every request within the deadline, counts the fallbacks, counts in Redis again after the failover and keeps its streams', async () => {
-    const env = { REDIS_CLUSTER_NODES: lab.settings, REDIS_CALL_DEADLINE_MS: String(DEADLINE_MS) };
+    const env = { REDIS_CLUSTER_NODES: held.lab.settings, REDIS_CALL_DEADLINE_MS: String(DEADLINE_MS) };
     const pair = await startPair(env);
-    pairs.push(pair);
+    held.pairs.push(pair);
     const { a, b } = pair;
     const { auth, id } = await a.newKey('enterprise', { perMinute: 100_000, perDay: 1_000_000 });
     expect(remaining(await a.get('/v1/pets', auth))).toBe(99_999);
     expect(remaining(await b.get('/v1/pets', auth))).toBe(99_998);
     expect(await fallbacks(a) + await fallbacks(b)).toBe(0);
     const onB = await subscribe(b.url, PET_EVENTS, b.headers);
-    streams.push(onB);
+    held.streams.push(onB);
 
     const owner = await masterOf(`{key:${id}}`);
     // One client on each instance, one request after another, with the key whose counts are watched.
     const requests = [{ what: 'GET /v1/pets', send: (api: TestServer) => api.get('/v1/pets', auth) }];
     const streamsOfRequests = [requestStream(a, 1, requests), requestStream(b, 1, requests)];
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await lab.kill(owner);
+    await held.lab.kill(owner);
     await expect.poll(() => masterOf(`{key:${id}}`).catch(() => owner), { timeout: 20_000, interval: 200 }).not.toBe(owner);
     // The streams used the watched key too: stopped, so the check below sees only its own requests.
     for (const stream of streamsOfRequests) await stream.stop();

@@ -129,6 +129,14 @@ export async function redisCluster({ masters = 3, replicasEach = 0 } = {}): Prom
         return roles.filter((r) => r.includes('role:slave')).every((r) => r.includes('master_link_status:up'))
           && roles.filter((r) => r.includes('role:slave')).length === masters * replicasEach;
       });
+      // Every node's slot map lists each range's replicas too: a client that connects now sees them.
+      await until('every node\'s slot map lists the replicas', async () => {
+        const maps = await Promise.all(nodes.map(async (node) => {
+          const client = probe(node.port);
+          try { return await client.cluster('SLOTS') as unknown[][]; } finally { client.disconnect(); }
+        }));
+        return maps.every((ranges) => ranges.length > 0 && ranges.every((range) => range.length >= 3 + replicasEach));
+      });
     }
   } catch (error) {
     await stop();
