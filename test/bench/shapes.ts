@@ -7,7 +7,8 @@
  *   BENCH_SECONDS (10) per shape and build · BENCH_CONNECTIONS (32) · BENCH_PETS (10000) seeded with SQL
  *   BENCH_SHAPES ("list20 list100s get1 post graphql") · BENCH_DATABASE_URL / BENCH_REDIS_URL, else the
  *     TEST_ ones · BENCH_REPLICA_URLS: servers replicating BENCH_DATABASE_URL's (`npx tsx test/bench/lab.ts`
- *     starts a MariaDB primary and replica): each build then reads on them, its database's replica.
+ *     starts a MariaDB primary and replica, and a Redis Cluster): each build then reads on them, its
+ *     database's replica · BENCH_REDIS_CLUSTER_NODES: a Redis Cluster instead of BENCH_REDIS_URL.
  *
  * Each build runs in a process of its own, on a database of its own; autocannon runs in this one. On a
  * machine with spare cores, pin the servers (taskset) to read stable figures; compare builds within one
@@ -25,8 +26,9 @@ const PETS = Number(process.env.BENCH_PETS ?? 10_000);
 const WARMUP_SECONDS = 2;
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const replicaBases = (process.env.BENCH_REPLICA_URLS ?? '').split(',').filter(Boolean);
-const redis = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
-if (!base || !redis) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or TEST_DATABASE_URL and TEST_REDIS_URL)');
+const cluster = process.env.BENCH_REDIS_CLUSTER_NODES;
+const redis = cluster ? undefined : process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+if (!base || !(redis || cluster)) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or TEST_DATABASE_URL and TEST_REDIS_URL)');
 
 interface Shape {
   readonly method: 'GET' | 'POST';
@@ -100,7 +102,7 @@ async function service(label: string, main: string): Promise<Target> {
   // The replicas copy the primary's CREATE DATABASE: each build reads its own database there too.
   const replicas = replicaBases.map((replica) => new URL(new URL(database).pathname, replica).toString()).join(',');
   const env = {
-    DATABASE_URL: database, REDIS_URL: redis!, REDIS_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+    DATABASE_URL: database, ...(cluster ? { REDIS_CLUSTER_NODES: cluster } : { REDIS_URL: redis! }), REDIS_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
     ...(replicas ? { DATABASE_REPLICA_URLS: replicas } : {}),
   };
   const url = await start(main, env);
