@@ -4,9 +4,10 @@ import { CreateOrders1763856000000 } from './1763856000000-CreateOrders.js';
 import { CreateServiceSecrets1763942400000 } from './1763942400000-CreateServiceSecrets.js';
 import { CreateIdempotencyRecords1764028800000 } from './1764028800000-CreateIdempotencyRecords.js';
 import { KeyLifecycle1764115200000 } from './1764115200000-KeyLifecycle.js';
+import { CreateEvents1764201600000 } from './1764201600000-CreateEvents.js';
 
 /** Every migration, oldest first. A database that has run one not listed here is newer than this build. */
 export const MIGRATIONS = [
   CreatePets1763683200000, CreateApiKeys1763683300000, CreateOrders1763856000000, CreateServiceSecrets1763942400000,
-  CreateIdempotencyRecords1764028800000, KeyLifecycle1764115200000,
+  CreateIdempotencyRecords1764028800000, KeyLifecycle1764115200000, CreateEvents1764201600000,
 ];

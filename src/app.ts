@@ -8,6 +8,7 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
+import { pruneEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
 import { loadSecret } from './db/secrets.js';
@@ -94,7 +95,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const writes = replicaConfig && lastWrites({
     redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
   });
-  const petsOn = petStore(dataSource);
+  const petsOn = petStore(dataSource, clock);
   const ordersOn = orderStore(dataSource, clock);
   const pets = petsOn();
   const orders = ordersOn();
@@ -165,6 +166,13 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   ]);
   const handle = createServerAdapter<ServerContext>(pipeline);
 
+  // The outbox keeps each event for the retention; every instance prunes (a delete finds nothing twice).
+  const prune = () => pruneEvents(prepared(dataSource), clock.now() - config.eventRetentionHours * 3_600_000)
+    .catch((error: unknown) => log.warn({ err: error }, 'old events could not be pruned; trying again in a minute'));
+  const pruning = setInterval(() => { void prune(); }, 60_000);
+  pruning.unref();
+  void prune();
+
   return {
     handle,
     backends: {
@@ -178,6 +186,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       void events.close();
     },
     async close() {
+      clearInterval(pruning);
       await events.close();
       await redis?.close();
       await replicas?.close();

@@ -43,6 +43,8 @@ export interface Config {
   readonly subscriptionsPerKey: number;
   /** Events one subscription stream may hold for a client that reads slower than they come; past it, the stream ends. */
   readonly streamQueueEvents: number;
+  /** How long the outbox keeps each event (for resuming streams, the feed and webhooks). */
+  readonly eventRetentionHours: number;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
 }
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxyHops = trustProxy(env.TRUST_PROXY, problems);
   const subscriptionsPerKey = intInRange(env.SUBSCRIPTIONS_PER_KEY, 'SUBSCRIPTIONS_PER_KEY', 5, 1, 1_000, problems);
   const streamQueueEvents = intInRange(env.STREAM_QUEUE_EVENTS, 'STREAM_QUEUE_EVENTS', 1_000, 1, 100_000, problems);
+  const eventRetentionHours = intInRange(env.EVENT_RETENTION_HOURS, 'EVENT_RETENTION_HOURS', 72, 1, 8_760, problems);
   const limits: LimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
     banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
@@ -162,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port, host: env.HOST || undefined, database, redis, redisPrefix,
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
-    subscriptionsPerKey, streamQueueEvents, graphql, http,
+    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, graphql, http,
   });
 }
 

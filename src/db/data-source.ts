@@ -46,6 +46,9 @@ export function createDataSource(database: DatabaseConfig, { forMigrations = fal
       url: database.url,
       ...MYSQL_CONNECTION,
       poolSize: POOL_SIZE,
+      // A change and its event in one round trip (prepared.ts's batch): every SQL text of the service is
+      // fixed, with its values escaped by the driver, so no input can add a statement.
+      multipleStatements: true,
       // With replicas, the primary reports each write's position: a key's next reads wait for it there.
       ...(forMigrations ? {} : {
         driver: sessionMysql2(sessionStatements(database.statementTimeoutSeconds, database.replicas ? TRACK_POSITIONS : [])),

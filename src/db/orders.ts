@@ -9,6 +9,7 @@ import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { GET_PET, placeholders, toPet } from './pets.js';
 import { keysetPages } from './keyset.js';
+import { recordEvents } from './outbox.js';
 import { FOR_UPDATE, prepared, type Prepared, type Row, type Statements } from './prepared.js';
 
 const COLUMNS = 'id, pet_id AS petId, status, placed_at AS placedAt';
@@ -51,7 +52,12 @@ export function orderStore(dataSource: DataSource, clock: Clock): (sql?: Prepare
     const placedAt = clock.now();
     const { insertId } = await tx.run(INSERT, [petId, 'placed', timestamp(placedAt)]);
     const order: OrderRecord = { id: insertId, petId, status: 'placed', complete: false, placedAt: new Date(placedAt).toISOString() };
-    return { order, pet: await movePet(tx, pet, 'placed') };
+    const moved = await movePet(tx, pet, 'placed');
+    await tx.run(...recordEvents(placedAt, [
+      { type: 'order.created', payload: { kind: 'CREATED', order } },
+      { type: 'pet.updated', payload: { kind: 'UPDATED', pet: moved } },
+    ]));
+    return { order, pet: moved };
   }));
 
   const update = (sql: Prepared): OrderStore['update'] => (id, status) => bounded(dataSource, () => sql.transaction(async (tx) => {
@@ -63,7 +69,13 @@ export function orderStore(dataSource: DataSource, clock: Clock): (sql?: Prepare
     const pet = await lockedPet(tx, before.petId);
     // The foreign key keeps an ordered pet: it cannot be missing.
     if (!pet) throw new Error(`Order ${id} refers to pet ${before.petId}, which does not exist`);
-    return { order: { ...before, status, complete: isComplete(status) }, pet: await movePet(tx, pet, status) };
+    const order = { ...before, status, complete: isComplete(status) };
+    const moved = await movePet(tx, pet, status);
+    await tx.run(...recordEvents(clock.now(), [
+      { type: 'order.updated', payload: { kind: 'UPDATED', order } },
+      { type: 'pet.updated', payload: { kind: 'UPDATED', pet: moved } },
+    ]));
+    return { order, pet: moved };
   }));
 
   return (sql = shared) => ({

@@ -1,12 +1,20 @@
 import type { DataSource } from 'typeorm';
+import type { Clock } from '../clock.js';
 import { appError } from '../errors.js';
 import type { PetRecord, PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { keysetPages } from './keyset.js';
-import { FOR_UPDATE, prepared, type Prepared, type Row } from './prepared.js';
+import { recordEventOfRow, recordEvents } from './outbox.js';
+import { FOR_UPDATE, prepared, type Prepared, type Row, type Written } from './prepared.js';
 
-export const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
+/** A pet's fields and their columns: the rows the API reads, and the payload of its events. */
+const PET_FIELDS = [['id', 'id'], ['name', 'name'], ['categoryId', 'category_id'], ['status', 'status']] as const;
+export const PET_COLUMNS = PET_FIELDS.map(([field, column]) => (field === column ? column : `${column} AS ${field}`)).join(', ');
+/** The event of a pet, its record read from its row by the event's own statement (both dialects have json_object). */
+const PET_EVENT = recordEventOfRow('pets', `'pet', json_object(${PET_FIELDS.map(([field, column]) => `'${field}', ${column}`).join(', ')})`, 'id = ');
+/** The id the batch's INSERT just made, by dialect. */
+const LAST_ID = { mysql: 'LAST_INSERT_ID()', sqlite: 'last_insert_rowid()' } as const;
 export const GET_PET = `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`;
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
 // One statement for any change: a field left out (null) keeps its value.
@@ -32,9 +40,11 @@ const isReferenced = (error: unknown) => {
  * The pet store of a data source, made once: `on(sql)` runs it through `sql`, the data source's own
  * statements by default, or one request's session (reads on replicas) per request.
  */
-export function petStore(dataSource: DataSource): (sql?: Prepared) => PetStore {
+export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared) => PetStore {
   const shared = prepared(dataSource);
   const page = keysetPages(shared.dialect, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
+  const createdEvent = PET_EVENT + LAST_ID[shared.dialect];
+  const changedEvent = `${PET_EVENT}?`;
   return (sql = shared) => ({
     list: (query) => bounded(dataSource, async () => (await page(sql, query)).map(toPet)),
     get: (id) => bounded(dataSource, async () => {
@@ -45,21 +55,31 @@ export function petStore(dataSource: DataSource): (sql?: Prepared) => PetStore {
       if (ids.length === 0) return [];
       return (await sql.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id IN ${placeholders(ids.length)}`, ids)).map(toPet);
     }),
+    // The change and its event in one transaction, one round trip on MySQL.
     async create({ name, categoryId, status }) {
-      const { insertId } = await bounded(dataSource, () => sql.run(INSERT, [name, categoryId, status]));
-      return { id: insertId, name, categoryId, status };
+      const [inserted] = await bounded(dataSource, () => sql.batch([
+        [INSERT, [name, categoryId, status]],
+        [createdEvent, ['pet.created', clock.now(), 'CREATED']],
+      ]));
+      return { id: (inserted as Written).insertId, name, categoryId, status };
     },
     update: (id, { name, categoryId }) => bounded(dataSource, async () => {
-      await sql.run(UPDATE, [name ?? null, categoryId ?? null, id]);
-      const [row] = await sql.all(GET_PET, [id]);
+      const [, , rows] = await sql.batch([
+        [UPDATE, [name ?? null, categoryId ?? null, id]],
+        [changedEvent, ['pet.updated', clock.now(), 'UPDATED', id]],
+        [GET_PET, [id]],
+      ]);
+      const [row] = rows as Row[];
       return row ? toPet(row) : null;
     }),
     delete: (id) => bounded(dataSource, () => sql.transaction(async (tx) => {
       const [row] = await tx.all(GET_PET + FOR_UPDATE[sql.dialect], [id]);
       if (!row) return null;
       if ((await tx.all(HAS_ORDERS, [id])).length > 0) throw hasOrders(id);
+      const pet = toPet(row);
+      await tx.run(...recordEvents(clock.now(), [{ type: 'pet.deleted', payload: { kind: 'DELETED', pet } }]));
       await tx.run(DELETE, [id]).catch((error: unknown) => { throw isReferenced(error) ? hasOrders(id) : error; });
-      return toPet(row);
+      return pet;
     })),
   });
 }

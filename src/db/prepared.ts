@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement as SqliteStatement } from 'better-sqlite3';
 import type { Pool, PoolConnection } from 'mysql2';
 import type { DataSource } from 'typeorm';
 import { positionOf } from './positions.js';
@@ -29,7 +29,18 @@ export interface Prepared extends Statements {
    * position the COMMIT left, when the server tracks it.
    */
   transaction<T>(work: (tx: Statements) => Promise<T>, committed?: (position: string | undefined) => void): Promise<T>;
+  /**
+   * Runs fixed statements, in order, as one transaction in one round trip where the driver can (on MySQL
+   * one multi-statement query: START TRANSACTION, the statements, COMMIT). Each statement's result in
+   * order: rows for a SELECT, what it did for the others. Nothing is committed when one fails.
+   */
+  batch(statements: readonly Statement[], committed?: (position: string | undefined) => void): Promise<(Row[] | Written)[]>;
 }
+
+/** One statement of a batch: its SQL and its parameters. */
+export type Statement = readonly [sql: string, params: readonly unknown[]];
+
+const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
 
 /** A locking read, by dialect: SQLite has none, and needs none (a writing transaction excludes others). */
 export const FOR_UPDATE = { mysql: ' FOR UPDATE', sqlite: '' } as const;
@@ -56,7 +67,15 @@ function create(dataSource: DataSource): Prepared {
     all: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.all(sql, params); },
     run: (sql, params) => { dataSource.logger.logQuery(sql, params as unknown[]); return statements.run(sql, params); },
   });
-  return { ...run, ...logged(run), transaction: (work, committed) => run.transaction((tx) => work(logged(tx)), committed) };
+  return {
+    ...run, ...logged(run),
+    transaction: (work, committed) => run.transaction((tx) => work(logged(tx)), committed),
+    // One query as the server sees it on MySQL: logged once.
+    batch: (statements, committed) => {
+      dataSource.logger.logQuery(statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, params]) => params) as unknown[]);
+      return run.batch(statements, committed);
+    },
+  };
 }
 
 function mysql(dataSource: DataSource): Prepared {
@@ -73,16 +92,38 @@ function mysql(dataSource: DataSource): Prepared {
       },
     };
   };
-  const command = (connection: PoolConnection, sql: string) => new Promise<unknown>((resolve, reject) => {
-    connection.query(sql, (error, result) => (error ? reject(error) : resolve(result)));
+  const command = (connection: PoolConnection, sql: string, params: readonly unknown[] = []) => new Promise<unknown>((resolve, reject) => {
+    connection.query(sql, params as never, (error, result) => (error ? reject(error) : resolve(result)));
   });
+  const connect = () => new Promise<PoolConnection>((resolve, reject) => {
+    pool.getConnection((error, c) => (error ? reject(error) : resolve(c)));
+  });
+  const written = (result: unknown): Row[] | Written => {
+    if (Array.isArray(result)) return result as Row[];
+    const { insertId, affectedRows } = result as { insertId: number; affectedRows: number };
+    return { insertId: Number(insertId), affectedRows };
+  };
   return {
     dialect: 'mysql',
     ...on(pool),
+    async batch(statements, committed) {
+      const connection = await connect();
+      try {
+        // The pool's connections allow several statements in one query (data-source.ts): the SQL here is
+        // fixed text, its values escaped by the driver.
+        const text = ['START TRANSACTION', ...statements.map(([sql]) => sql), 'COMMIT'].join(';\n');
+        const results = await command(connection, text, statements.flatMap(([, params]) => params)) as unknown[];
+        committed?.(positionOf(results[results.length - 1]));
+        return results.slice(1, -1).map(written);
+      } catch (error) {
+        await command(connection, 'ROLLBACK').catch(() => connection.destroy());
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
     async transaction(work, committed) {
-      const connection = await new Promise<PoolConnection>((resolve, reject) => {
-        pool.getConnection((error, c) => (error ? reject(error) : resolve(c)));
-      });
+      const connection = await connect();
       try {
         await command(connection, 'START TRANSACTION');
         const result = await work(on(connection));
@@ -102,7 +143,7 @@ function mysql(dataSource: DataSource): Prepared {
 
 function sqlite(dataSource: DataSource): Prepared {
   const database = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
-  const cache = new Map<string, Statement>();
+  const cache = new Map<string, SqliteStatement>();
   const statement = (sql: string) => {
     let found = cache.get(sql);
     if (!found) cache.set(sql, found = database.prepare(sql));
@@ -128,6 +169,13 @@ function sqlite(dataSource: DataSource): Prepared {
     dialect: 'sqlite',
     all: (sql, params) => (open ? whenFree(() => direct.all(sql, params)) : direct.all(sql, params)),
     run: (sql, params) => (open ? whenFree(() => direct.run(sql, params)) : direct.run(sql, params)),
+    batch(statements) {
+      return this.transaction(async (tx) => {
+        const results: (Row[] | Written)[] = [];
+        for (const [sql, params] of statements) results.push(await (isSelect(sql) ? tx.all(sql, params) : tx.run(sql, params)));
+        return results;
+      });
+    },
     async transaction(work) {
       while (open) await open;
       let release!: () => void;

@@ -26,5 +26,6 @@ export function session(sql: Prepared, replicas: Replicas, after: ReadAfter | un
       return result;
     },
     transaction: (work) => sql.transaction(work, wrote),
+    batch: (statements) => sql.batch(statements, wrote),
   };
 }

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('database round trips', () => {
-  const pets = () => petStore(ds)();
+  const pets = () => petStore(ds, systemClock)();
   it.each([
     ['creating a pet', () => pets().create({ name: 'One trip', categoryId: 1, status: 'available' })],
     ['listing pets', () => pets().list({ limit: 20 })],
@@ -56,7 +56,7 @@ describe('database round trips', () => {
 
 describe('nested fields over GraphQL', () => {
   it('take one query per level of the response, however many items each level has', async () => {
-    const pets = petStore(ds)();
+    const pets = petStore(ds, systemClock)();
     const orders = orderStore(ds, systemClock)();
     for (let i = 0; i < 12; i += 1) {
       const pet = await pets.create({ name: `Nested ${i}`, categoryId: 1, status: 'available' });
