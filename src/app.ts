@@ -8,13 +8,14 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
-import { pruneEvents } from './db/outbox.js';
+import { lastEventId, pruneEvents, readEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
 import { createChangeEvents } from './events/change-events.js';
+import { createOutboxReader } from './events/outbox-reader.js';
 import { createGraphQL, GRAPHQL_PATH } from './graphql/surface.js';
 import { databaseRecords, redisRecords } from './idempotency/records.js';
 import { useIdempotency } from './idempotency/use-idempotency.js';
@@ -66,6 +67,9 @@ export interface AppOptions {
   readonly steps?: Step[];
 }
 
+/** How often each instance reads the outbox without a wake-up: the longest a lost wake-up delays an event. */
+const OUTBOX_POLL_MS = 1_000;
+
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
 export async function createApp(config: Config, { clock = systemClock, steps = [] }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
@@ -100,6 +104,20 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const pets = petsOn();
   const orders = ordersOn();
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
+  // Live events come from the outbox (on the primary): read when woken (a change here, or a wake-up from
+  // another instance through Redis), and every second whatever happens.
+  const outbox = createOutboxReader({
+    source: { read: (after, limit) => readEvents(prepared(dataSource), after, limit), last: () => lastEventId(prepared(dataSource)) },
+    deliver: ({ type, payload }) => (type.startsWith('pet.') ? events.pet(JSON.parse(payload)) : events.order(JSON.parse(payload))),
+    // A missing id is given up on once its transaction must have ended: the gap between an event's insert
+    // and its commit is one statement, bounded by the statement timeout.
+    horizonMs: (config.database.statementTimeoutSeconds + 1) * 2_000,
+    clock: systemClock,
+  });
+  events.onWake(() => { void outbox.poll(); });
+  await outbox.poll();
+  const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
+  polling.unref();
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   // With read replicas, a key's request has a session of its own (reads as of its last write), and stores on it.
@@ -187,6 +205,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     },
     async close() {
       clearInterval(pruning);
+      clearInterval(polling);
       await events.close();
       await redis?.close();
       await replicas?.close();

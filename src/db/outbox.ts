@@ -41,3 +41,27 @@ export async function pruneEvents(sql: Statements, before: number, batch = PRUNE
     if (ids.length < batch) return removed;
   }
 }
+
+/** An event as the outbox keeps it. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly type: EventType;
+  readonly occurredAt: number;
+  /** The JSON text of the payload. */
+  readonly payload: string;
+}
+
+const READ = 'SELECT id, type, occurred_at AS occurredAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?';
+
+/** The outbox's events after the id `after`, oldest first, at most `limit`. */
+export async function readEvents(sql: Statements, after: number, limit: number): Promise<StoredEvent[]> {
+  return (await sql.all(READ, [after, String(limit)])).map((row) => ({
+    id: Number(row.id), type: row.type as EventType, occurredAt: Number(row.occurredAt), payload: String(row.payload),
+  }));
+}
+
+/** The newest event's id, 0 when there is none. */
+export async function lastEventId(sql: Statements): Promise<number> {
+  const [row] = await sql.all('SELECT MAX(id) AS id FROM events', []);
+  return Number(row?.id ?? 0);
+}

@@ -13,17 +13,14 @@ export interface OrderEvent { readonly kind: ChangeKind; readonly order: OrderRe
  * falls too far behind, its last item is a STREAM_OVERFLOW error instead of the changes it dropped.
  */
 export interface LiveStream<T> extends AsyncIterableIterator<T | AppError> {
-  /**
-   * Settles once every change published from now on, on any instance, reaches this stream: at once in
-   * process; with Redis, once Redis has confirmed the subscription to its channel (or refused it: warned).
-   */
+  /** Settles once every change committed from now on, on any instance, will reach this stream. */
   readonly ready: Promise<void>;
 }
 
-/** Every committed change, told to every subscriber on every instance. */
+/** Every committed change (its event is in the outbox), told to every subscriber on every instance. */
 export interface ChangeEvents {
-  pet(event: PetEvent): void;
-  order(event: OrderEvent): void;
+  /** A change was committed: every instance reads its event now rather than at its next poll. */
+  changed(): void;
   /** Each ends when the subscriber returns it, when `signal` aborts, or when the service shuts down. */
   pets(signal?: AbortSignal): LiveStream<PetEvent>;
   orders(signal?: AbortSignal): LiveStream<OrderEvent>;

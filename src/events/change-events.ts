@@ -1,5 +1,4 @@
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
+import { createPubSub } from 'graphql-yoga';
 import type { ChangeEvents, LiveStream, OrderEvent, PetEvent } from '../domain/events.js';
 import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
@@ -7,6 +6,11 @@ import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
 
 export interface ChangeEventBus extends ChangeEvents {
+  /** Hand an event read from the outbox to this instance's open streams. */
+  pet(event: PetEvent): void;
+  order(event: OrderEvent): void;
+  /** Hears every wake-up: a change committed here, or on another instance (through Redis). */
+  onWake(listener: () => void): void;
   /** Ends every open stream (shutdown), and stops listening to Redis. */
   close(): Promise<void>;
   readonly describe: string;
@@ -15,52 +19,39 @@ export interface ChangeEventBus extends ChangeEvents {
 type Topics = Record<string, [PetEvent | OrderEvent]>;
 
 /** Pub/sub's commands and message event, classic and sharded (a Cluster's shard channels). */
-const CLASSIC_PUBSUB = { publish: 'publish', subscribe: 'subscribe', unsubscribe: 'unsubscribe', message: 'message' } as const;
-const SHARD_PUBSUB = { publish: 'spublish', subscribe: 'ssubscribe', unsubscribe: 'sunsubscribe', message: 'smessage' } as const;
+const CLASSIC_PUBSUB = { publish: 'publish', subscribe: 'subscribe', message: 'message' } as const;
+const SHARD_PUBSUB = { publish: 'spublish', subscribe: 'ssubscribe', message: 'smessage' } as const;
 
 /**
- * Events cross instances through Redis pub/sub when there is a Redis (each instance publishes to it and
- * hears every instance, itself included), and stay in the process otherwise. Channels carry the Redis
- * prefix, so services sharing a Redis under different prefixes never hear each other. On a Cluster they
- * are shard channels (SPUBLISH/SSUBSCRIBE): a topic's events reach only the shard its tag hashes to,
- * where classic PUBLISH is copied to every node.
+ * The events of this instance's streams, read from the outbox (by the outbox reader, which hands them
+ * here) and kept in the process. Redis carries only wake-ups: a change committed on one instance makes
+ * every instance read the outbox at once instead of at its next poll. A wake-up lost (Redis away, an
+ * instance killed between its commit and its wake-up) delays events until the next poll, never loses
+ * them. On a Cluster the wake-up channel is a shard channel (SPUBLISH/SSUBSCRIBE), heard by one shard
+ * where a classic PUBLISH is copied to every node.
  */
 export function createChangeEvents(
   redis: { connection: RedisConnection; prefix: string } | undefined, queueLimit: number,
 ): ChangeEventBus {
+  const wakers: (() => void)[] = [];
+  const wake = () => { for (const listener of wakers) listener(); };
   let subscriber: RedisClient | undefined;
-  let eventTarget: PubSubEventTarget<Topics> | undefined;
-  // Each channel's subscription, settled once Redis confirmed it: what a stream's `ready` waits for.
-  const subscribed = new Map<string, Promise<void>>();
-  const sharded = redis?.connection.topology === 'cluster';
+  let hint = (): void => undefined;
   if (redis) {
+    const sharded = redis.connection.topology === 'cluster';
     const pubsubOf = sharded ? SHARD_PUBSUB : CLASSIC_PUBSUB;
+    const channel = sharded ? `${redis.prefix}:events:{wake}` : `${redis.prefix}:events:wake`;
     const client = redis.connection.client;
+    const warn = (error: Error) => log.warn({ err: error }, 'a wake-up could not be sent through Redis: other instances read the outbox at their next poll');
+    hint = () => { void client[pubsubOf.publish](channel, '').catch(warn); };
+    // A connection in subscriber mode can do nothing else: one of its own, which waits out outages
+    // (its subscription is renewed on reconnect).
     const sub = subscriber = redis.connection.subscriber();
     sub.on('error', () => undefined);
-    const warn = (error: Error) => log.warn({ err: error }, 'an event could not be published through Redis');
-    const publisher = {
-      publish: (channel: string, message: string) => client[pubsubOf.publish](channel, message).catch(warn),
-    };
-    const subscribing = {
-      on: (event: string, listener: (...args: unknown[]) => void) => sub.on(event === 'message' ? pubsubOf.message : event, listener),
-      subscribe: (channel: string) => {
-        const confirmed = sub[pubsubOf.subscribe](channel).then(() => undefined, warn);
-        subscribed.set(channel, confirmed);
-        return confirmed;
-      },
-      unsubscribe: (channel: string) => {
-        subscribed.delete(channel);
-        return sub[pubsubOf.unsubscribe](channel).catch(warn);
-      },
-    };
-    eventTarget = createRedisEventTarget({ publishClient: publisher as never, subscribeClient: subscribing as never });
+    sub.on(pubsubOf.message, wake);
+    void sub[pubsubOf.subscribe](channel).catch((error: Error) => log.warn({ err: error }, 'wake-ups from other instances cannot be heard: the outbox is read by polling'));
   }
-  const pubsub = createPubSub<Topics>(eventTarget ? { eventTarget } : {});
-  const base = redis ? `${redis.prefix}:events:` : 'events:';
-  // A shard channel is hashed like a key: each topic's tag picks its shard. Elsewhere the names stay as
-  // they were, so instances of the previous release go on hearing this one's events during a deploy.
-  const channelOf = sharded ? (topic: string) => `${base}{${topic}}` : (topic: string) => base + topic;
+  const pubsub = createPubSub<Topics>();
   const open = new Set<() => void>();
 
   /**
@@ -75,8 +66,7 @@ export function createChangeEvents(
    * queue would have grown without end.
    */
   function stream<T>(topic: string, signal?: AbortSignal): LiveStream<T> {
-    const channel = channelOf(topic);
-    const source = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterator<T>;
+    const source = pubsub.subscribe(topic)[Symbol.asyncIterator]() as AsyncIterator<T>;
     const queue: (T | AppError)[] = [];
     let reader: ((read: IteratorResult<T | AppError>) => void) | undefined;
     let stopped = false;
@@ -115,7 +105,8 @@ export function createChangeEvents(
     signal?.addEventListener('abort', stop, { once: true });
     if (signal?.aborted) stop();
     return {
-      ready: subscribed.get(channel) ?? Promise.resolve(),
+      // Every event read from the outbox from now on reaches it: nothing to wait for.
+      ready: Promise.resolve(),
       next() {
         if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
         if (stopped) return Promise.resolve(done);
@@ -131,9 +122,14 @@ export function createChangeEvents(
   }
 
   return {
-    describe: redis ? 'Redis pub/sub (shared by every instance)' : 'in process',
-    pet: (event) => pubsub.publish(channelOf('pet'), event),
-    order: (event) => pubsub.publish(channelOf('order'), event),
+    describe: redis ? 'the outbox, woken through Redis pub/sub (polled every second without it)' : 'the outbox, polled every second',
+    pet: (event) => pubsub.publish('pet', event),
+    order: (event) => pubsub.publish('order', event),
+    changed() {
+      wake();
+      hint();
+    },
+    onWake(listener) { wakers.push(listener); },
     pets: (signal) => stream<PetEvent>('pet', signal),
     orders: (signal) => stream<OrderEvent>('order', signal),
     async close() {

@@ -95,7 +95,7 @@ builder.mutationField('createPet', (t) =>
     resolve: async (_root, { input }, { pets, events }) => {
       checkName(input.name);
       const pet = await pets.create(input as NewPetInput);
-      events.pet({ kind: 'CREATED', pet });
+      events.changed();
       return pet;
     },
   }),
@@ -121,7 +121,7 @@ builder.mutationField('updatePet', (t) =>
     resolve: async (_root, { petId, input }, { pets, events }) => {
       const pet = await pets.update(petId, checkPetChange(input));
       if (!pet) throw petNotFound(petId);
-      events.pet({ kind: 'UPDATED', pet });
+      events.changed();
       return pet;
     },
   }),
@@ -135,7 +135,7 @@ builder.mutationField('deletePet', (t) =>
     resolve: async (_root, { petId }, { pets, events }) => {
       const pet = await pets.delete(petId);
       if (!pet) throw petNotFound(petId);
-      events.pet({ kind: 'DELETED', pet });
+      events.changed();
       return pet;
     },
   }),

@@ -63,7 +63,7 @@ describe('nested fields over GraphQL', () => {
       const { order } = await orders.place({ petId: pet.id });
       if (i % 2) await orders.update(order.id, 'cancelled');
     }
-    const events = { pet() {}, order() {}, pets: () => { throw new Error('unused'); }, orders: () => { throw new Error('unused'); } };
+    const events = { changed() {}, pets: () => { throw new Error('unused'); }, orders: () => { throw new Error('unused'); } };
     const run = async (query: string) => {
       queries.length = 0;
       const result = await execute({ schema, document: parse(query), contextValue: { pets, orders, events, cursors: createCursors('secret'), loaders: new Loaders(pets, orders) } });

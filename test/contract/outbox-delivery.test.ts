@@ -1,0 +1,91 @@
+import mysql from 'mysql2/promise';
+import { afterAll, describe, expect, it } from 'vitest';
+import { backend, openStore } from '../support/backend.js';
+import { ownRedis } from '../support/redis-server.js';
+import { startPair, type TestServer } from '../support/server.js';
+import { subscribe, type EventStream } from '../support/sse.js';
+
+const stops: (() => Promise<void>)[] = [];
+const streams: EventStream[] = [];
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  for (const stop of stops.reverse()) await stop();
+});
+
+const PET_EVENTS = 'subscription { petChanged { kind pet { id name } } }';
+
+/** Two instances on one store and, when the backend has one, a Redis of the test's own. */
+async function pair(env: Record<string, string> = {}) {
+  const started = await startPair(env);
+  stops.push(() => started.stop());
+  return started;
+}
+async function listen(api: TestServer) {
+  const stream = await subscribe(api.url, PET_EVENTS, api.headers);
+  streams.push(stream);
+  return stream;
+}
+/** The names of the next `count` pet events on `stream`, each within `ms`. */
+async function names(stream: EventStream, count: number, ms: number): Promise<string[]> {
+  const heard: string[] = [];
+  for (let i = 0; i < count; i++) heard.push((await stream.next(ms)).data.petChanged.pet.name);
+  return heard;
+}
+
+describe('live events from the outbox', () => {
+  it.runIf(backend === 'mysql')('lose nothing while Redis is gone: every change is heard on the other instance, once, in at most the poll\'s second', async () => {
+    const redis = await ownRedis();
+    stops.push(() => redis.stop());
+    const { a, b } = await pair({ REDIS_URL: redis.url });
+    const onB = await listen(b);
+    await a.post('/v1/pets', { name: 'Before', categoryId: 1 });
+    expect(await names(onB, 1, 1_000)).toEqual(['Before']);
+
+    await redis.kill();
+    for (const name of ['While gone 1', 'While gone 2', 'While gone 3']) await a.post('/v1/pets', { name, categoryId: 1 });
+    expect(await names(onB, 3, 2_000)).toEqual(['While gone 1', 'While gone 2', 'While gone 3']);
+    await redis.start();
+    await a.post('/v1/pets', { name: 'After', categoryId: 1 });
+    expect(await names(onB, 1, 2_000)).toEqual(['After']);
+    // Nothing twice.
+    await expect(onB.next(1_500)).rejects.toThrow();
+  });
+
+  it('lose nothing when the writing instance dies between its commit and its wake-up: the others read it at their next poll', async () => {
+    const { a, b } = await pair();
+    const onB = await listen(b);
+    // A committed change whose instance never told anyone: its event is only in the outbox.
+    await insertBehindTheService(a, 'Orphaned');
+    expect(await names(onB, 1, 2_000)).toEqual(['Orphaned']);
+  });
+
+  it.runIf(backend === 'mysql')('deliver an event whose transaction commits after a later one\'s (its lower id appears last)', async () => {
+    const { a, b } = await pair();
+    const onB = await listen(b);
+    const admin = await mysql.createConnection({ uri: a.config.database.kind === 'mysql' ? a.config.database.url : '' });
+    try {
+      // The lower id is taken first, by a transaction that stays open.
+      await admin.query('START TRANSACTION');
+      const [held] = await admin.query('INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, ?)',
+        ['pet.updated', Date.now(), JSON.stringify({ kind: 'UPDATED', pet: { id: 1, name: 'Committed late', categoryId: 1, status: 'available' } })]) as any;
+      await a.post('/v1/pets', { name: 'Committed first', categoryId: 1 });
+      expect(await names(onB, 1, 2_000)).toEqual(['Committed first']);
+      await admin.query('COMMIT');
+      expect(held.insertId).toBeGreaterThan(0);
+      expect(await names(onB, 1, 2_000)).toEqual(['Committed late']);
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
+/** An event written into the outbox straight through SQL, as a change committed by an instance that died before its wake-up. */
+async function insertBehindTheService(api: TestServer, name: string): Promise<void> {
+  const db = await openStore(api.store);
+  try {
+    const pet = { id: 424242, name, categoryId: 1, status: 'available' };
+    await db.query('INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, ?)', ['pet.created', Date.now(), JSON.stringify({ kind: 'CREATED', pet })]);
+  } finally {
+    await db.destroy();
+  }
+}
