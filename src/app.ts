@@ -114,7 +114,8 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     horizonMs: (config.database.statementTimeoutSeconds + 1) * 2_000,
     clock: systemClock,
   });
-  events.onWake(() => { void outbox.poll(); });
+  // Woken, it reads only for this instance's open streams; the poll below keeps its place either way.
+  events.onWake(() => { if (events.listening()) void outbox.poll(); });
   await outbox.poll();
   const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
   polling.unref();

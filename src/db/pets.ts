@@ -43,7 +43,8 @@ const isReferenced = (error: unknown) => {
 export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared) => PetStore {
   const shared = prepared(dataSource);
   const page = keysetPages(shared.dialect, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
-  const createdEvent = PET_EVENT + LAST_ID[shared.dialect];
+  // A new pet's record is known here but for its id: the statement sets the id the INSERT before it made.
+  const createdEvent = `INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, json_set(?, '$.pet.id', ${LAST_ID[shared.dialect]}))`;
   const changedEvent = `${PET_EVENT}?`;
   return (sql = shared) => ({
     list: (query) => bounded(dataSource, async () => (await page(sql, query)).map(toPet)),
@@ -59,7 +60,7 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
     async create({ name, categoryId, status }) {
       const [inserted] = await bounded(dataSource, () => sql.batch([
         [INSERT, [name, categoryId, status]],
-        [createdEvent, ['pet.created', clock.now(), 'CREATED']],
+        [createdEvent, ['pet.created', clock.now(), JSON.stringify({ kind: 'CREATED', pet: { id: 0, name, categoryId, status } })]],
       ]));
       return { id: (inserted as Written).insertId, name, categoryId, status };
     },

@@ -6,6 +6,8 @@ import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
 
 export interface ChangeEventBus extends ChangeEvents {
+  /** Whether this instance has an open stream: without one, there is nothing to read the outbox for at once. */
+  listening(): boolean;
   /** Hand an event read from the outbox to this instance's open streams. */
   pet(event: PetEvent): void;
   order(event: OrderEvent): void;
@@ -17,6 +19,9 @@ export interface ChangeEventBus extends ChangeEvents {
 }
 
 type Topics = Record<string, [PetEvent | OrderEvent]>;
+
+/** How long a change waits for others to share its wake-up: a burst of writes costs one, not one each. */
+const WAKE_COALESCE_MS = 5;
 
 /** Pub/sub's commands and message event, classic and sharded (a Cluster's shard channels). */
 const CLASSIC_PUBSUB = { publish: 'publish', subscribe: 'subscribe', message: 'message' } as const;
@@ -35,6 +40,13 @@ export function createChangeEvents(
 ): ChangeEventBus {
   const wakers: (() => void)[] = [];
   const wake = () => { for (const listener of wakers) listener(); };
+  // Changes that come together (a burst of writes) send one wake-up: at most one per WAKE_COALESCE_MS.
+  let pending: NodeJS.Timeout | undefined;
+  const soon = () => {
+    pending = undefined;
+    wake();
+    hint();
+  };
   let subscriber: RedisClient | undefined;
   let hint = (): void => undefined;
   if (redis) {
@@ -126,13 +138,14 @@ export function createChangeEvents(
     pet: (event) => pubsub.publish('pet', event),
     order: (event) => pubsub.publish('order', event),
     changed() {
-      wake();
-      hint();
+      pending ??= setTimeout(soon, WAKE_COALESCE_MS);
     },
+    listening: () => open.size > 0,
     onWake(listener) { wakers.push(listener); },
     pets: (signal) => stream<PetEvent>('pet', signal),
     orders: (signal) => stream<OrderEvent>('order', signal),
     async close() {
+      clearTimeout(pending);
       for (const end of [...open]) end();
       subscriber?.disconnect();
     },
