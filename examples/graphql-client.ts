@@ -26,6 +26,11 @@ export const PlaceOrder = graphql(`
   mutation PlaceOrder($petId: SafeInt!) { placeOrder(input: { petId: $petId }) { id status pet { id status } } }
 `);
 
+/** The event feed: the changes, oldest first; follow it with `after` set to the last id read. */
+export const Events = graphql(`
+  query Events($after: SafeInt, $type: EventType) { events(after: $after, type: $type, limit: 100) { id type pet { id name } order { id status } } }
+`);
+
 export const UpdateOrder = graphql(`
   mutation UpdateOrder($orderId: SafeInt!, $status: OrderStatus!) {
     updateOrder(orderId: $orderId, input: { status: $status }) { id status complete pet { status orders { id } } }
@@ -99,9 +104,20 @@ export async function graphqlExample(baseUrl: string, apiKey: string) {
     (refused: unknown) => (refused instanceof GraphQLRequestError ? refused.code : Promise.reject(refused)),
   );
 
+  // The order's life in the event feed, followed page after page from its first event.
+  let after: number | undefined;
+  const orderEvents: string[] = [];
+  for (let page = 0; page < 50; page++) {
+    const { events } = await execute(Events, { after, type: null });
+    for (const event of events) if (event.order?.id === order.id) orderEvents.push(`${event.type} ${event.order.status}`);
+    if (events.length < 100) break;
+    after = events.at(-1)!.id;
+  }
+
   return {
     created: pet,
     listed: { count: pets.length, includesCreated: pets.some((p) => p.id === pet.id) },
+    orderEvents,
     fetched,
     error,
     sale: {

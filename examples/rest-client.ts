@@ -43,8 +43,20 @@ export async function restExample(baseUrl: string, apiKey: string) {
   // The store's rules, typed as an Error body too: the animal is sold, a second order is a conflict.
   const again = await client.POST('/store/orders', { body: { petId: forSale.data.id } });
 
+  // The event feed, followed as a poller follows it: page after page, each after the last id read.
+  let after: number | undefined;
+  let heard: { type: string; pet?: unknown } | undefined;
+  for (let page = 0; page < 50 && !heard; page++) {
+    const events = await client.GET('/events', { params: { query: { type: 'pet.created', limit: 100, after } } });
+    if (!events.data) throw new Error(`listEvents failed: ${events.error?.code} ${events.error?.message}`);
+    heard = events.data.find((event) => event.pet?.id === pet.id);
+    if (events.data.length < 100) break;
+    after = events.data.at(-1)!.id;
+  }
+
   return {
     created: pet,
+    feed: heard && { type: heard.type, pet: heard.pet },
     listed: { count: listed.data.length, includesCreated: listed.data.some((p) => p.id === pet.id) },
     fetched: fetched.data,
     // The deprecated operation says so at run time too, not only in the document.

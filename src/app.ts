@@ -8,14 +8,17 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
-import { lastEventId, pruneEvents, readEvents } from './db/outbox.js';
+import { eventPage, lastEventId, pruneEvents, readEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
+import type { OrderEvent, PetEvent } from './domain/events.js';
 import { createChangeEvents } from './events/change-events.js';
+import { createEventHistory, eventFeed } from './events/event-history.js';
 import { createOutboxReader } from './events/outbox-reader.js';
+import { resumableEvents } from './events/resumable.js';
 import { createGraphQL, GRAPHQL_PATH } from './graphql/surface.js';
 import { databaseRecords, redisRecords } from './idempotency/records.js';
 import { useIdempotency } from './idempotency/use-idempotency.js';
@@ -108,9 +111,9 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   // another instance through Redis), and every second whatever happens.
   const outbox = createOutboxReader({
     source: { read: (after, limit) => readEvents(prepared(dataSource), after, limit), last: () => lastEventId(prepared(dataSource)) },
-    deliver: ({ type, payload }) => (type.startsWith('pet.') ? events.pet(JSON.parse(payload)) : events.order(JSON.parse(payload))),
-    // A missing id is given up on once its transaction must have ended: the gap between an event's insert
-    // and its commit is one statement, bounded by the statement timeout.
+    deliver: (event) => (event.pet ? events.pet(event as PetEvent) : events.order(event as OrderEvent)),
+    // A missing id is given up on once its transaction must have ended: every change records its event
+    // last, so the gap between an event's insert and its commit is the commit, bounded by the statement timeout.
     horizonMs: (config.database.statementTimeoutSeconds + 1) * 2_000,
     clock: systemClock,
   });
@@ -119,6 +122,9 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   await outbox.poll();
   const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
   polling.unref();
+  const history = createEventHistory({ pages: (query) => eventPage(prepared(dataSource), query), reader: outbox, retentionHours: config.eventRetentionHours });
+  const feed = eventFeed(history);
+  const streams = resumableEvents(events, history);
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   // With read replicas, a key's request has a session of its own (reads as of its last write), and stores on it.
@@ -127,7 +133,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     const p = session ? petsOn(session) : pets;
     const o = session ? ordersOn(session) : orders;
     return {
-      pets: p, orders: o, events, cursors, loaders: new Loaders(p, o),
+      pets: p, orders: o, events: streams, feed, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
       requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
     };
   };

@@ -6,6 +6,8 @@ export const STATUS = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
   NOT_FOUND: 404,
+  // Events asked for after an id whose successors were pruned (past EVENT_RETENTION_HOURS).
+  EVENTS_EXPIRED: 410,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

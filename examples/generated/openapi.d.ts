@@ -81,6 +81,23 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recorded changes, oldest first: to follow them, ask again with `after` set to the last event's id. A page holds only events no earlier event can still join, so going on after its last id misses none. Events are kept for a limited time (EVENT_RETENTION_HOURS); an `after` older than that is refused with EVENTS_EXPIRED. */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rate_limit": {
         parameters: {
             query?: never;
@@ -102,6 +119,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A change, as the event feed and webhooks tell it: its id, type and time, and the record after it. */
+        Event: {
+            /**
+             * Format: int64
+             * @description Ids grow in the order every reader sees events: the feed's `after`, a subscription's `after`.
+             */
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             */
+            occurredAt: string;
+            /** @description The order after the change; null for an animal's event. */
+            order?: components["schemas"]["Order"];
+            /** @description The animal after the change (as it was, when deleted); null for an order's event. */
+            pet?: components["schemas"]["Pet"];
+            /** @enum {string} */
+            type: "pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated";
+        };
         /** @description An order to place, for an animal that is `available`. The service assigns its `id` and `placedAt`. */
         NewOrder: {
             /**
@@ -310,6 +346,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The events after `after` are no longer kept (`EVENTS_EXPIRED`; kept for `EVENT_RETENTION_HOURS`): read the records again, then follow the feed from its newest event. */
+        EventsExpired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is over 64 KiB. */
         PayloadTooLarge: {
             headers: {
@@ -438,7 +489,7 @@ export interface components {
         Location: string;
         /** @description `true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time. */
         "Idempotent-Replayed": "true";
-        /** @description RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next page's cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page. */
+        /** @description RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next page's cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. Absent on the last page (a feed's follower asks again later, after the last event it read). */
         Link: string;
     };
     pathItems: never;
@@ -819,6 +870,48 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this one. Omitted: from the oldest kept. */
+                after?: number;
+                /** @description The maximum number of events returned: 1 to 100. */
+                limit?: number;
+                /** @description Only events of this type. Omitted: every type. */
+                type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["EventsExpired"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

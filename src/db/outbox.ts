@@ -1,7 +1,5 @@
+import type { ChangeEvent, EventType } from '../domain/events.js';
 import type { Statement, Statements } from './prepared.js';
-
-/** What each change is called in the outbox (and in the event feed and webhooks). */
-export type EventType = 'pet.created' | 'pet.updated' | 'pet.deleted' | 'order.created' | 'order.updated';
 
 const INSERT = 'INSERT INTO events (type, occurred_at, payload) VALUES ';
 
@@ -28,36 +26,66 @@ export const recordEventOfRow = (table: string, payload: string, where: string) 
 const PRUNE_BATCH = 500;
 
 /**
- * Deletes the events that occurred before `before` (ms), oldest first, `batch` at a time: many short
- * statements rather than one long one that would hold the table. Resolves with how many went.
+ * Deletes the events that occurred before `before` (ms), `batch` at a time: many short statements rather
+ * than one long one that would hold the table. Resolves with how many went. What goes is always a run of
+ * the lowest ids (an old event behind a younger one waits for it), so the oldest id kept tells exactly
+ * what was pruned; and the newest event stays whatever its age, so that the outbox knows the last id it
+ * gave out, and an id from before the retention is told apart from one never given out.
  */
 export async function pruneEvents(sql: Statements, before: number, batch = PRUNE_BATCH): Promise<number> {
   let removed = 0;
   for (;;) {
-    const ids = (await sql.all('SELECT id FROM events WHERE occurred_at < ? ORDER BY occurred_at LIMIT ?', [before, String(batch)]))
-      .map((row) => Number(row.id));
-    if (ids.length === 0) return removed;
-    removed += (await sql.run(`DELETE FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).affectedRows;
-    if (ids.length < batch) return removed;
+    const rows = await sql.all('SELECT id, occurred_at AS occurredAt FROM events WHERE id < (SELECT MAX(id) FROM events) ORDER BY id LIMIT ?', [String(batch)]);
+    const young = rows.findIndex((row) => Number(row.occurredAt) >= before);
+    const ids = (young < 0 ? rows : rows.slice(0, young)).map((row) => Number(row.id));
+    if (ids.length > 0) removed += (await sql.run(`DELETE FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).affectedRows;
+    if (young >= 0 || rows.length < batch) return removed;
   }
 }
 
-/** An event as the outbox keeps it. */
-export interface StoredEvent {
-  readonly id: number;
-  readonly type: EventType;
-  readonly occurredAt: number;
-  /** The JSON text of the payload. */
-  readonly payload: string;
-}
 
 const READ = 'SELECT id, type, occurred_at AS occurredAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?';
 
+/** A row of the outbox as the event it records: its payload (`kind` and the record) beside its id, type and time. */
+const toEvent = (row: Record<string, unknown>): ChangeEvent => ({
+  ...(JSON.parse(String(row.payload)) as Pick<ChangeEvent, 'kind' | 'pet' | 'order'>),
+  id: Number(row.id), type: row.type as EventType, occurredAt: Number(row.occurredAt),
+});
+
 /** The outbox's events after the id `after`, oldest first, at most `limit`. */
-export async function readEvents(sql: Statements, after: number, limit: number): Promise<StoredEvent[]> {
-  return (await sql.all(READ, [after, String(limit)])).map((row) => ({
-    id: Number(row.id), type: row.type as EventType, occurredAt: Number(row.occurredAt), payload: String(row.payload),
-  }));
+export async function readEvents(sql: Statements, after: number, limit: number): Promise<ChangeEvent[]> {
+  return (await sql.all(READ, [after, String(limit)])).map(toEvent);
+}
+
+/** A page of recorded events, and the ids the outbox holds (both undefined when it holds none). */
+export interface EventPage {
+  readonly events: ChangeEvent[];
+  readonly oldest?: number;
+  readonly newest?: number;
+}
+
+/**
+ * The events after `after` up to `upTo`, oldest first, of `types` (all when not given), with the
+ * outbox's oldest and newest ids, in one statement: the bounds are one row that the page joins (an empty
+ * page still has it).
+ */
+export async function eventPage(
+  sql: Statements, query: { after: number; upTo: number; limit: number; types?: readonly EventType[] },
+): Promise<EventPage> {
+  const { after, upTo, limit, types } = query;
+  const byType = types ? ` AND e.type IN (${types.map(() => '?').join(', ')})` : '';
+  const rows = await sql.all(
+    'SELECT b.oldest, b.newest, e.id, e.type, e.occurred_at AS occurredAt, e.payload FROM (SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events) b '
+    + `LEFT JOIN events e ON e.id > ? AND e.id <= ?${byType} ORDER BY e.id LIMIT ?`,
+    [after, upTo, ...(types ?? []), String(limit)],
+  );
+  const [first] = rows;
+  const bound = (value: unknown) => (value == null ? undefined : Number(value));
+  return {
+    events: rows.filter((row) => row.id != null).map(toEvent),
+    oldest: bound(first?.oldest),
+    newest: bound(first?.newest),
+  };
 }
 
 /** The newest event's id, 0 when there is none. */

@@ -78,8 +78,10 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
       if (!row) return null;
       if ((await tx.all(HAS_ORDERS, [id])).length > 0) throw hasOrders(id);
       const pet = toPet(row);
-      await tx.run(...recordEvents(clock.now(), [{ type: 'pet.deleted', payload: { kind: 'DELETED', pet } }]));
       await tx.run(DELETE, [id]).catch((error: unknown) => { throw isReferenced(error) ? hasOrders(id) : error; });
+      // The event last, just before the commit: an event id given out to a transaction that then rolls
+      // back holds the streams up (they wait for it in id order) until it is given up on.
+      await tx.run(...recordEvents(clock.now(), [{ type: 'pet.deleted', payload: { kind: 'DELETED', pet } }]));
       return pet;
     })),
   });

@@ -1,6 +1,6 @@
 import { createPubSub } from 'graphql-yoga';
-import type { ChangeEvents, LiveStream, OrderEvent, PetEvent } from '../domain/events.js';
-import { appError, type AppError } from '../errors.js';
+import type { ChangeEvent, ChangeEvents, LiveStream, OrderEvent, PetEvent, StreamOptions } from '../domain/events.js';
+import { appError, isAppError, type AppError } from '../errors.js';
 import { log } from '../log.js';
 import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
@@ -77,11 +77,13 @@ export function createChangeEvents(
    * ends with a STREAM_OVERFLOW error as its last item (the client subscribes again), where pubsub's
    * queue would have grown without end.
    */
-  function stream<T>(topic: string, signal?: AbortSignal): LiveStream<T> {
+  function stream<T extends ChangeEvent>(topic: string, { signal }: StreamOptions = {}): LiveStream<T> {
     const source = pubsub.subscribe(topic)[Symbol.asyncIterator]() as AsyncIterator<T>;
     const queue: (T | AppError)[] = [];
     let reader: ((read: IteratorResult<T | AppError>) => void) | undefined;
     let stopped = false;
+    // The last event handed to the client: where it resumes after an overflow.
+    let lastId: number | undefined;
     const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
     const hand = (read: IteratorResult<T | AppError>) => {
       const waiting = reader;
@@ -98,8 +100,8 @@ export function createChangeEvents(
     };
     const overflow = () => {
       queue.length = 0;
-      queue.push(appError('STREAM_OVERFLOW',
-        `This subscription fell more than ${queueLimit} events behind: it ends here; subscribe again to go on`));
+      const resume = lastId === undefined ? 'subscribe again to go on' : `subscribe again with \`after: ${lastId}\` (or the Last-Event-ID header) to go on without missing any`;
+      queue.push(appError('STREAM_OVERFLOW', `This subscription fell more than ${queueLimit} events behind: it ends here; ${resume}`));
       stop();
     };
     // pubsub's iterator adds its listener on its first read: that read is made now.
@@ -120,9 +122,12 @@ export function createChangeEvents(
       // Every event read from the outbox from now on reaches it: nothing to wait for.
       ready: Promise.resolve(),
       next() {
-        if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
-        if (stopped) return Promise.resolve(done);
-        return new Promise((resolve) => { reader = resolve; });
+        const read = queue.length > 0 ? Promise.resolve({ done: false, value: queue.shift()! })
+          : stopped ? Promise.resolve(done) : new Promise<IteratorResult<T | AppError>>((resolve) => { reader = resolve; });
+        return read.then((item) => {
+          if (!item.done && !isAppError(item.value)) lastId = item.value.id;
+          return item;
+        });
       },
       return() {
         stop();
@@ -142,8 +147,8 @@ export function createChangeEvents(
     },
     listening: () => open.size > 0,
     onWake(listener) { wakers.push(listener); },
-    pets: (signal) => stream<PetEvent>('pet', signal),
-    orders: (signal) => stream<OrderEvent>('order', signal),
+    pets: (options) => stream<PetEvent>('pet', options),
+    orders: (options) => stream<OrderEvent>('order', options),
     async close() {
       clearTimeout(pending);
       for (const end of [...open]) end();

@@ -11,11 +11,12 @@ export interface OutboxSource<E extends { readonly id: number }> {
 const PAGE = 500;
 
 /**
- * Reads the outbox's new events in id order and hands each to `deliver` once. Ids are given out at
+ * Reads the outbox's new events and hands each to `deliver` once, in id order. Ids are given out at
  * insert and become visible at commit, so a lower id can appear after a higher one (its transaction
- * committed later): the reader reads from the highest id below which every id was seen (`floor`), and
- * remembers the ids it has delivered above it. A missing id counts as settled once it has been missing
- * for `horizonMs` (its transaction rolled back, or its instance died: the id will never appear).
+ * committed later): an event above an id not yet seen is held until that id appears, or until it has
+ * been missing for `horizonMs` (its transaction rolled back, or its instance died: it will never appear).
+ * So every id up to `position` is settled, and a client that resumes after the last id it heard misses
+ * nothing.
  */
 export function createOutboxReader<E extends { readonly id: number }>(options: {
   readonly source: OutboxSource<E>;
@@ -25,37 +26,44 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
 }) {
   const { source, deliver, horizonMs, clock } = options;
   let floor: number | undefined;
-  const delivered = new Set<number>();
+  /** Read, above an id still missing. */
+  const held = new Map<number, E>();
   const missingSince = new Map<number, number>();
   let running: Promise<void> | undefined;
   let again = false;
 
   async function readOnce(): Promise<void> {
     floor ??= await source.last();
-    for (;;) {
-      const events = await source.read(floor, PAGE);
+    // From the floor each time (a late lower id shows up there), page after page up to the newest.
+    for (let from = floor; ;) {
+      const events = await source.read(from, PAGE);
       let top = floor;
       for (const event of events) {
         top = Math.max(top, event.id);
-        if (delivered.has(event.id)) continue;
-        delivered.add(event.id);
+        held.set(event.id, event);
         missingSince.delete(event.id);
-        deliver(event);
       }
       const now = clock.now();
-      for (let id = floor + 1; id < top; id++) if (!delivered.has(id) && !missingSince.has(id)) missingSince.set(id, now);
-      // The floor rises over every id delivered or given up on.
-      while (delivered.has(floor + 1) || (missingSince.has(floor + 1) && now - missingSince.get(floor + 1)! >= horizonMs)) {
+      for (let id = floor + 1; id < top; id++) if (!held.has(id) && !missingSince.has(id)) missingSince.set(id, now);
+      // The floor rises over every id read (handing its event on) or given up on.
+      for (;;) {
+        const next = held.get(floor + 1);
+        if (next) {
+          held.delete(floor + 1);
+          deliver(next);
+        } else if (!(missingSince.has(floor + 1) && now - missingSince.get(floor + 1)! >= horizonMs)) {
+          break;
+        }
         floor += 1;
-        delivered.delete(floor);
         missingSince.delete(floor);
       }
       if (events.length < PAGE) return;
+      from = Math.max(floor, events.at(-1)!.id);
     }
   }
 
   return {
-    /** Reads now (one read at a time: a call during a read makes one more after it). */
+    /** Reads now (one read at a time: a call during a read makes one more after it, and waits for it). */
     poll(): Promise<void> {
       if (running) {
         again = true;
@@ -77,7 +85,7 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
     },
     /** The highest id up to which every event has been handed on (or given up on). */
     get position(): number | undefined { return floor; },
-    /** Ids above the floor that are still awaited. */
+    /** Ids above the position that are still awaited. */
     get missing(): number { return missingSince.size; },
   };
 }

@@ -6,6 +6,7 @@ import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
 import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import { graphqlErrors, useErrorResults } from './errors.js';
+import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
 import { createOperationChecker } from './params.js';
@@ -77,7 +78,7 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useJit(), ...plugins],
+    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useJit(), ...plugins],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
   const get: Endpoint = { handle };

@@ -9,6 +9,7 @@ export const ERRORS: Record<string, [name: string, description: string]> = {
   401: ['Unauthenticated', 'The API key is missing, unknown, mistyped, expired or revoked.'],
   404: ['NotFound', 'The requested resource could not be found.'],
   409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
+  410: ['EventsExpired', 'The events after `after` are no longer kept (`EVENTS_EXPIRED`; kept for `EVENT_RETENTION_HOURS`): read the records again, then follow the feed from its newest event.'],
   408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
   422: ['IdempotencyKeyReused', 'The `Idempotency-Key` was used with a different request (`IDEMPOTENCY_KEY_REUSED`): use a new key.'],
   413: ['PayloadTooLarge', `The request body is over ${BODY_LIMIT_BYTES / 1024} KiB.`],
@@ -64,7 +65,8 @@ export function components(): OpenAPIV3.ComponentsObject {
       },
       Link: {
         description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
-          + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs). Absent on the last page.',
+          + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. '
+          + 'Absent on the last page (a feed\'s follower asks again later, after the last event it read).',
         schema: { type: 'string' },
       },
     },

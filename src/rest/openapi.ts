@@ -65,7 +65,8 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
   const lifecycleHeaders: Record<string, OpenAPIV3.ReferenceObject> = lifecycle
     ? { Deprecation: ref('headers', 'Deprecation'), Sunset: ref('headers', 'Sunset') }
     : {};
-  const paged = (operation.parameters ?? []).some((p) => 'name' in p && p.name === 'cursor');
+  // Lists walk by cursor, the event feed by event id: both say where the next page is in Link.
+  const paged = (operation.parameters ?? []).some((p) => 'name' in p && (p.name === 'cursor' || (p.name === 'after' && p.in === 'query')));
   const headers = {
     ...RATE_LIMIT_HEADERS, ...lifecycleHeaders,
     ...(route.location ? { Location: ref('headers', 'Location') } : {}),
@@ -136,7 +137,8 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' }, { name: 'limits', description: 'Your key\'s quota, free to ask.' }],
+    tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' },
+      { name: 'events', description: 'Every change, recorded with it: a feed to follow.' }, { name: 'limits', description: 'Your key\'s quota, free to ask.' }],
     paths: doc.paths,
     components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
   });

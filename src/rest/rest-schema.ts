@@ -6,8 +6,8 @@ import {
 import { isGraphQLOnly } from '../schema/extensions.js';
 
 const NUMERIC_SCALARS = new Set(['Int', 'Float', 'SafeInt']);
-/** Scalars whose parameters are decoded here: the numeric ones, and Cursor (when repeated). */
-const DECODED_SCALARS = new Set([...NUMERIC_SCALARS, 'Cursor']);
+/** Scalars whose parameters are decoded here: the numeric ones, and the string ones (their parseValue names the parameter). */
+const DECODED_SCALARS = new Set([...NUMERIC_SCALARS, 'Cursor', 'EventType']);
 const NUMERAL = /^-?\d+(\.\d+)?$/;
 
 /**

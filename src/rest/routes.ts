@@ -33,6 +33,7 @@ export const REST_ROUTES = {
   },
   'Query.order': { method: 'GET', path: '/store/orders/:orderId', operationId: 'getOrder', tags: ['store'] },
   'Mutation.updateOrder': { method: 'PATCH', path: '/store/orders/:orderId', operationId: 'updateOrder', errors: [409], tags: ['store'] },
+  'Query.events': { method: 'GET', path: '/events', operationId: 'listEvents', errors: [410], tags: ['events'] },
   'Query.rateLimit': { method: 'GET', path: '/rate_limit', operationId: 'getRateLimit', tags: ['limits'] },
 } as const satisfies Record<string, RestRoute>;
 

@@ -3,6 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { parse as parseQuery } from 'qs';
 import { useSofa } from 'sofa-api';
 import type { OperationLimits } from '../config.js';
+import { EVENT_TYPES } from '../domain/events.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
@@ -45,6 +46,7 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: Serve
       SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
       DateTime: { type: 'string', format: 'date-time' },
       Cursor: { type: 'string', minLength: 1, maxLength: 256 },
+      EventType: { type: 'string', enum: [...EVENT_TYPES] },
     },
   });
   const handlers = routeHandlers(sofa);
@@ -75,7 +77,7 @@ function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, han
       let response = await handler(body === undefined ? sofaRequest(request.url, search, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
       if (response.ok) {
         if (route.noContent) response = emptied(response);
-        if (reply.nextCursor) response.headers.set('Link', nextLink(pathname, search, reply.nextCursor));
+        if (reply.next) response.headers.set('Link', nextLink(pathname, search, reply.next));
         if (route.location && reply.value) response.headers.set('Location', locationOf(route.location, reply.value as Record<string, unknown>));
       }
       for (const [name, value] of lifecycleHeaders) response.headers.set(name, value);
@@ -90,12 +92,12 @@ function locationOf(template: string, record: Record<string, unknown>): string {
 }
 
 /**
- * RFC 8288: the next page, as the same request (its limit and filter) with the next cursor. Relative to
- * this server, like Location.
+ * RFC 8288: the next page, as the same request (its limit and filter) with the next page's cursor (or
+ * event id). Relative to this server, like Location.
  */
-function nextLink(pathname: string, search: string, cursor: string): string {
+function nextLink(pathname: string, search: string, next: Readonly<Record<string, string>>): string {
   const query = new URLSearchParams(search);
-  query.set('cursor', cursor);
+  for (const [name, value] of Object.entries(next)) query.set(name, value);
   return `<${pathname}?${query}>; rel="next"`;
 }
 

@@ -1,17 +1,25 @@
 import SchemaBuilder from '@pothos/core';
 import type { Cursors } from '../domain/cursor.js';
-import type { ChangeEvents } from '../domain/events.js';
+import type { ChangeEvents, EventFeed, EventType } from '../domain/events.js';
 import type { Quota } from '../domain/quota.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
 
 /**
- * What a REST answer takes from the execution besides its body: the next page's cursor (its Link header)
- * and the root field's value (a created record's Location). GraphQL has none.
+ * What a REST answer takes from the execution besides its body: the query parameters that ask for the
+ * next page (its Link header) and the root field's value (a created record's Location). GraphQL has none.
  */
 export interface Reply {
-  nextCursor?: string;
+  next?: Readonly<Record<string, string>>;
   value?: unknown;
+}
+
+/** A subscription's place in the outbox, on a transport that can say it (SSE's `id` and Last-Event-ID). */
+export interface StreamPlace {
+  /** The Last-Event-ID the client reconnected with: where its stream resumes. */
+  readonly resumeAfter?: number;
+  /** The id of the event the stream's latest result carries. */
+  lastId?: number;
 }
 
 /** What every resolver gets, on both surfaces. */
@@ -21,6 +29,7 @@ export interface Context {
   /** This request's batches of nested fields. */
   readonly loaders: Loaders;
   readonly events: ChangeEvents;
+  readonly feed: EventFeed;
   readonly cursors: Cursors;
   /** Logged with anything unexpected a resolver throws. */
   readonly requestId?: string;
@@ -30,6 +39,8 @@ export interface Context {
   readonly quota?: () => Quota | undefined;
   /** Aborts when a subscription must end early: its key was revoked. */
   readonly signal?: AbortSignal;
+  /** A subscription's: where it resumes, and the id of what it sent last. */
+  readonly stream?: StreamPlace;
 }
 
 export const builder = new SchemaBuilder<Types>({ defaultFieldNullability: false });
@@ -40,6 +51,7 @@ export interface Types {
     SafeInt: { Input: number; Output: number };
     DateTime: { Input: string; Output: string };
     Cursor: { Input: string; Output: string };
+    EventType: { Input: EventType; Output: EventType };
   };
   DefaultFieldNullability: false;
 }

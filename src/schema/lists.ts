@@ -41,7 +41,7 @@ export function listResolver<T extends { id: number }, S extends string>(list: P
   return async (_root: unknown, args: { limit?: number | null; status?: S | null; cursor?: string | null }, context: Context) => {
     const of = { list, status: args.status ?? undefined };
     const { items, next } = await listPage(context, of, args.limit, args.cursor, (q) => fetch(context, { ...q, status: of.status }));
-    if (next && context.reply) context.reply.nextCursor = next;
+    if (next && context.reply) context.reply.next = { cursor: next };
     return items;
   };
 }

@@ -1,4 +1,5 @@
 import { Kind } from 'graphql';
+import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { MAX_SAFE_ID, isSafeId } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import { builder } from './builder.js';
@@ -52,4 +53,21 @@ builder.scalarType('Cursor', {
   serialize: (value) => parseCursor(value),
   parseValue: parseCursor,
   parseLiteral: (ast) => parseCursor(ast.kind === Kind.STRING ? ast.value : ast.kind),
+});
+
+function parseEventType(value: unknown): EventType {
+  if (typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value)) return value as EventType;
+  throw appError('BAD_REQUEST', `Expected an event type, one of ${EVENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`);
+}
+
+// A string rather than an enum: GraphQL's enum values cannot hold the dot that webhooks and the feed
+// share with the Standard Webhooks convention (`pet.created`).
+builder.scalarType('EventType', {
+  description: `What happened: one of ${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}.`,
+  serialize: (value) => {
+    if (typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value)) return value;
+    throw new TypeError(`EventType cannot represent ${JSON.stringify(value)}`);
+  },
+  parseValue: parseEventType,
+  parseLiteral: (ast) => parseEventType(ast.kind === Kind.STRING ? ast.value : ast.kind),
 });

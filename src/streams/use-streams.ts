@@ -1,14 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Authenticate } from '../auth/authenticate.js';
+import { isSafeId, MAX_SAFE_ID } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import type { Step } from '../pipeline/pipeline.js';
+import type { StreamPlace } from '../schema/builder.js';
 import { LEASE_MS, type StreamSlots } from './stream-slots.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
     /** Aborts when a subscription's stream must end early (its key was revoked). */
     streamSignal?: AbortSignal;
+    /** A subscription's place in the outbox: where it resumes (Last-Event-ID), and what it sent last. */
+    streamPlace?: StreamPlace;
   }
+}
+
+/** An event id as Last-Event-ID carries it: the decimal `id` of an SSE event we sent. */
+const EVENT_ID = /^[1-9]\d{0,15}$/;
+
+/** Where a reconnecting EventSource resumes; a header that is no id of ours is refused, not ignored. */
+function resumeAfter(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const id = header.trim();
+  if (EVENT_ID.test(id) && isSafeId(Number(id))) return Number(id);
+  throw appError('BAD_REQUEST', `Last-Event-ID must be the id of an event this service sent (an integer from 1 to ${MAX_SAFE_ID}), got ${JSON.stringify(header.slice(0, 40))}`);
 }
 
 export interface StreamOptions {
@@ -29,6 +44,7 @@ export function useStreams({ slots, perKey, authenticate, recheckMs }: StreamOpt
       const { graphql, caller, res } = serverContext;
       if (graphql?.kind !== 'subscription' || caller?.kind !== 'key') return undefined;
       const keyId = caller.key.id;
+      serverContext.streamPlace = { resumeAfter: resumeAfter(request.headers.get('last-event-id')) };
       const streamId = randomUUID();
       let closed = false;
       res?.once('close', () => { closed = true; });

@@ -31,6 +31,7 @@ describe('examples/rest-client.ts', () => {
     expect(Number.isInteger(summary.created.id)).toBe(true);
     expect(summary.listed).toEqual({ count: expect.any(Number), includesCreated: true });
     expect(summary.fetched).toEqual(summary.created);
+    expect(summary.feed).toEqual({ type: 'pet.created', pet: summary.created });
     expect(summary.deprecated).toEqual({ deprecation: expect.stringMatching(/^@\d+$/), sunset: expect.stringMatching(/ 2030 /) });
     expect(summary.error).toEqual({ httpStatus: 400, code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
     expect(summary.sale).toEqual({
@@ -48,6 +49,7 @@ describe('examples/graphql-client.ts', () => {
     expect(summary.listed).toEqual({ count: expect.any(Number), includesCreated: true });
     expect(summary.fetched).toEqual(summary.created);
     expect(summary.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
+    expect(summary.orderEvents).toEqual(['order.created placed', 'order.updated approved', 'order.updated delivered']);
     expect(summary.sale).toEqual({
       placed: 'placed', petWhenPlaced: 'pending', delivered: { status: 'delivered', complete: true },
       petStatus: 'sold', petOrders: 1, orderingAgain: 'CONFLICT',

@@ -59,7 +59,7 @@ describe('live events from the outbox', () => {
     expect(await names(onB, 1, 2_000)).toEqual(['Orphaned']);
   });
 
-  it.runIf(backend === 'mysql')('deliver an event whose transaction commits after a later one\'s (its lower id appears last)', async () => {
+  it.runIf(backend === 'mysql')('deliver an event whose transaction commits after a later one\'s (its lower id appears last), then the later one: in id order, on streams and the feed', async () => {
     const { a, b } = await pair();
     const onB = await listen(b);
     const admin = await mysql.createConnection({ uri: a.config.database.kind === 'mysql' ? a.config.database.url : '' });
@@ -69,10 +69,16 @@ describe('live events from the outbox', () => {
       const [held] = await admin.query('INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, ?)',
         ['pet.updated', Date.now(), JSON.stringify({ kind: 'UPDATED', pet: { id: 1, name: 'Committed late', categoryId: 1, status: 'available' } })]) as any;
       await a.post('/v1/pets', { name: 'Committed first', categoryId: 1 });
-      expect(await names(onB, 1, 2_000)).toEqual(['Committed first']);
+      // Held back while the lower id may still commit: a client that resumed after it would miss that one.
+      await expect(onB.next(1_500)).rejects.toThrow(/no event/);
+      const feed = (api: TestServer) => api.get(held.insertId > 1 ? `/v1/events?after=${held.insertId - 1}` : '/v1/events');
+      expect((await feed(b)).body).toEqual([]);
+      expect((await feed(a)).body).toEqual([]);
       await admin.query('COMMIT');
-      expect(held.insertId).toBeGreaterThan(0);
-      expect(await names(onB, 1, 2_000)).toEqual(['Committed late']);
+      expect(await names(onB, 2, 2_000)).toEqual(['Committed late', 'Committed first']);
+      for (const api of [a, b]) {
+        expect((await feed(api)).body.map((event: any) => [event.id, event.pet.name])).toEqual([[held.insertId, 'Committed late'], [held.insertId + 1, 'Committed first']]);
+      }
     } finally {
       await admin.end();
     }

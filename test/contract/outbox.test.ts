@@ -61,17 +61,23 @@ describe('the outbox', () => {
     expect((await recorded(from)).map((event) => event.type)).toEqual(['pet.created', 'order.created', 'pet.updated']);
   });
 
-  it('forgets events past their retention, oldest first, a few at a time, and keeps the rest', async () => {
-    const from = await last();
+  it('forgets events past their retention, lowest ids first, a few at a time; one behind a younger event waits, the newest stays', async () => {
     const now = api.clock.now();
     const old = now - 73 * 3_600_000;
-    for (const at of [old, old, old, old, old, now, old]) {
+    // Every event of the earlier tests is past the retention too.
+    await db.query('UPDATE events SET occurred_at = ?', [old]);
+    const earlier = Number((await db.query('SELECT COUNT(*) AS n FROM events'))[0].n);
+    const from = await last();
+    for (const at of [old, old, old, now, old, old]) {
       await db.query('INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, ?)', ['pet.updated', at, '{}']);
     }
-    const kept = Number((await db.query('SELECT COUNT(*) AS n FROM events WHERE id <= ?', [from]))[0].n);
-    // Everything older went, in batches of two; the newer one among them stays, and so do the earlier tests' events.
-    expect(await pruneEvents(prepared(db), now - 72 * 3_600_000, 2)).toBe(6);
-    expect((await recorded(from)).map((event) => event.occurredAt)).toEqual([now]);
-    expect(Number((await db.query('SELECT COUNT(*) AS n FROM events WHERE id <= ?', [from]))[0].n)).toBe(kept);
+    // In batches of two, up to the younger event: the old ones after it wait for it (ids go lowest first).
+    expect(await pruneEvents(prepared(db), now - 72 * 3_600_000, 2)).toBe(earlier + 3);
+    expect((await recorded(0)).map((event) => event.occurredAt)).toEqual([now, old, old]);
+    expect((await recorded(0))[0]!.id).toBe(from + 4);
+    // Once it is old too, all go but the newest, kept whatever its age: the last id given out stays known.
+    await db.query('UPDATE events SET occurred_at = ?', [old]);
+    expect(await pruneEvents(prepared(db), now - 72 * 3_600_000, 2)).toBe(2);
+    expect((await recorded(0)).map((event) => event.id)).toEqual([from + 6]);
   });
 });

@@ -21,7 +21,7 @@ function dechunk(raw: string): string {
 }
 
 /** Each event of this subscription is about half a megabyte: the name, 2,000 times over (aliases). */
-const BULKY = `subscription { petChanged { kind pet { id } ${Array.from({ length: 2_000 }, (_, i) => `n${i}: pet { name }`).join(' ')} } }`;
+const BULKY = `subscription { petChanged { id kind pet { id } ${Array.from({ length: 2_000 }, (_, i) => `n${i}: pet { name }`).join(' ')} } }`;
 
 /**
  * A subscriber that reads nothing until told to: its socket is paused, so once the kernel's buffers are
@@ -47,7 +47,7 @@ async function stalledSubscriber(url: string, authorization: string) {
   return {
     status: Number(raw.slice(9, 12)),
     /** Reads again, until the stream completes: its events, each `next` payload parsed. */
-    async drain(): Promise<{ next: any[]; completed: boolean }> {
+    async drain(): Promise<{ next: any[]; ids: (string | undefined)[]; completed: boolean }> {
       socket.resume();
       await new Promise<void>((resolve) => {
         const check = () => { if (dechunk(raw).includes('event: complete')) resolve(); };
@@ -59,6 +59,7 @@ async function stalledSubscriber(url: string, authorization: string) {
       const events = dechunk(raw).split('\n\n').filter((block) => block.startsWith('event: next'));
       return {
         next: events.map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6))),
+        ids: events.map((block) => /^id: (.*)$/m.exec(block)?.[1]),
         completed: dechunk(raw).includes('event: complete'),
       };
     },
@@ -81,13 +82,18 @@ describe('a subscriber that reads slower than events come', () => {
       created.push(...replies.map((reply) => reply.body.id));
     }
 
-    const { next, completed } = await slow.drain();
+    const { next, ids, completed } = await slow.drain();
     expect(completed).toBe(true);
+    // Each event carries its outbox id as its SSE id; the error that ends the stream has none, and says
+    // where to resume: after the last event it delivered.
+    expect(ids.slice(0, -1)).toEqual(next.slice(0, -1).map((event) => String(event.data.petChanged.id)));
+    expect(ids.at(-1)).toBeUndefined();
+    const lastHeard = next.at(-2).data.petChanged.id;
     const last = next.at(-1);
     expect(last).toEqual({
       data: null,
       errors: [{
-        message: 'This subscription fell more than 20 events behind: it ends here; subscribe again to go on',
+        message: `This subscription fell more than 20 events behind: it ends here; subscribe again with \`after: ${lastHeard}\` (or the Last-Event-ID header) to go on without missing any`,
         locations: [{ line: 1, column: 16 }],
         path: ['petChanged'],
         extensions: { code: 'STREAM_OVERFLOW', status: 503 },
@@ -104,8 +110,19 @@ describe('a subscriber that reads slower than events come', () => {
     const heard = new Set<number>();
     for (let i = 0; i < created.length; i++) heard.add((await keepingUp.next(5_000)).data.petChanged.pet.id);
     expect([...heard].sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
+    // Resumed after the last event it heard, the cut-off client gets exactly what it missed, in id order.
+    const resumed = await subscribe(api.url, 'subscription { petChanged { id pet { id } } }', { ...api.headers, 'last-event-id': String(lastHeard) });
+    expect(resumed.status).toBe(200);
+    const missed: { id: number; pet: { id: number } }[] = [];
+    for (let i = delivered.length; i < created.length; i++) missed.push((await resumed.next(5_000)).data.petChanged);
+    expect(missed.map((event) => event.id)).toEqual([...missed.map((event) => event.id)].sort((a, b) => a - b));
+    expect(missed[0]!.id).toBeGreaterThan(lastHeard);
+    expect([...delivered, ...missed.map((event) => event.pet.id)].sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
+
     const after = (await api.post('/v1/pets', { name: 'After', categoryId: 1 })).body;
     expect((await keepingUp.next()).data.petChanged.pet.id).toBe(after.id);
+    expect((await resumed.next()).data.petChanged.pet.id).toBe(after.id);
     keepingUp.close();
+    resumed.close();
   }, 120_000);
 });

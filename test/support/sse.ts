@@ -6,6 +6,8 @@ export interface EventStream {
   readonly body?: any;
   /** The next `next` event's payload; rejects after `ms`, or when the stream ends first. */
   next(ms?: number): Promise<any>;
+  /** The SSE `id` of each `next` event read so far, in order (undefined for one without). */
+  readonly ids: (string | undefined)[];
   /** Resolves when the server ends the stream (a `complete` event, or the end of the body). */
   readonly ended: Promise<'complete' | 'closed'>;
   close(): void;
@@ -23,10 +25,11 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     const text = await response.text();
     return {
       status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined,
-      next: () => Promise.reject(new Error('not a stream')), ended: Promise.resolve('closed'), close() {},
+      next: () => Promise.reject(new Error('not a stream')), ids: [], ended: Promise.resolve('closed'), close() {},
     };
   }
   const queue: any[] = [];
+  const received: (string | undefined)[] = [];
   const waiting: ((value: any) => void)[] = [];
   let endedWith: 'complete' | 'closed' | undefined;
   let markEnded!: (how: 'complete' | 'closed') => void;
@@ -46,6 +49,7 @@ export async function subscribe(url: string, query: string, headers: Record<stri
           if (event === 'complete') markEnded('complete');
           else if (event === 'next' && data) {
             const payload = JSON.parse(data);
+            received.push(/^id: (.*)$/m.exec(block)?.[1]);
             const waiter = waiting.shift();
             if (waiter) waiter(payload);
             else queue.push(payload);
@@ -59,6 +63,7 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     status: response.status,
     headers: response.headers,
     ended,
+    ids: received,
     next(ms = 2_000) {
       if (queue.length) return Promise.resolve(queue.shift());
       return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import { isAppError } from '../../src/errors.js';
 import { createChangeEvents, type ChangeEventBus } from '../../src/events/change-events.js';
 
 const event = (id: number): PetEvent => ({
-  kind: 'CREATED', pet: { id, name: `pet ${id}`, categoryId: 1, status: 'available', photoUrls: [], tags: [] } as never,
+  id, type: 'pet.created', occurredAt: 0, kind: 'CREATED', pet: { id, name: `pet ${id}`, categoryId: 1, status: 'available' },
 });
 
 /** Lets every pending promise run: what pubsub's queue and the stream's pump do between two publishes. */

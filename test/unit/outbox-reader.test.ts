@@ -33,18 +33,18 @@ describe('the outbox reader', () => {
     expect(heard).toEqual([6]);
   });
 
-  it('delivers a lower id that commits after a higher one, and each id once', async () => {
+  it('holds an event above a lower id not yet committed, then delivers both in id order, each once', async () => {
     const { box, heard, read } = reader();
     box.commit(1, 3);
     await read.poll();
-    expect(heard).toEqual([1, 3]);
+    expect(heard).toEqual([1]);
     expect(read.position).toBe(1);
     expect(read.missing).toBe(1);
     await read.poll();
-    expect(heard).toEqual([1, 3]);
+    expect(heard).toEqual([1]);
     box.commit(2, 4);
     await read.poll();
-    expect(heard).toEqual([1, 3, 2, 4]);
+    expect(heard).toEqual([1, 2, 3, 4]);
     expect(read.position).toBe(4);
     expect(read.missing).toBe(0);
   });
@@ -56,13 +56,26 @@ describe('the outbox reader', () => {
     clock.advance(9_999);
     await read.poll();
     expect(read.position).toBe(1);
+    expect(heard).toEqual([1]);
     clock.advance(1);
     await read.poll();
     expect(read.position).toBe(3);
+    expect(heard).toEqual([1, 3]);
     // An id given up on is not delivered if it ever shows up.
     box.commit(2);
     await read.poll();
     expect(heard).toEqual([1, 3]);
+  });
+
+  it('pages past a full page of events held above a missing id, then delivers them all in order', async () => {
+    const { box, heard, read } = reader();
+    box.commit(...Array.from({ length: 1_200 }, (_, i) => i + 2));
+    await read.poll();
+    expect(heard).toEqual([]);
+    expect(read.missing).toBe(1);
+    box.commit(1);
+    await read.poll();
+    expect(heard).toEqual(Array.from({ length: 1_201 }, (_, i) => i + 1));
   });
 
   it('reads page after page when many events wait, and one read at a time however often it is woken', async () => {

@@ -19,6 +19,8 @@ const VALID = [
   'query Page($after: Cursor, $status: PetStatus) { petsConnection(first: 3, after: $after, status: $status) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }',
   'query Orders2($id: Cursor) { ordersConnection(after: $id) { pageInfo { endCursor } } orders(cursor: $id) { id } }',
   'subscription Watch($id: SafeInt) { petChanged(petId: $id) { kind pet { id } } }',
+  'subscription Resume($from: SafeInt, $id: SafeInt) { orderChanged(after: $from, orderId: $id) { id occurredAt order { id } } }',
+  'query Feed($from: SafeInt, $limit: Int, $type: EventType) { events(after: $from, limit: $limit, type: $type) { id type occurredAt pet { id } order { id pet { id } } } }',
 ];
 
 /** One edit to a document: a character inserted, deleted or replaced, or two documents spliced. */
@@ -53,6 +55,8 @@ export const graphqlVariables = fc.oneof(
     input: fc.oneof(petBody, storeBody, anyJson),
     skip: fc.oneof(fc.boolean(), anyJson),
     after: fc.oneof(oddText, fc.constantFrom('eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', '.', 'a.b')),
+    from: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(2 ** 53, 2 ** 53 - 1), oddText),
+    type: fc.oneof(fc.constantFrom('pet.created', 'order.updated', 'pet.sold', 'PET_CREATED'), oddText, anyJson),
   }, { requiredKeys: [] }),
   anyJson,
 );

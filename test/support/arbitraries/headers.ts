@@ -23,6 +23,7 @@ export const clientHeaders = (validKey: string) => fc.record({
   accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/graphql-response+json', 'text/plain', 'image/png'),
   // A few repeated keys, so retries, reuses with other bodies and replays happen.
   'idempotency-key': fc.oneof(fc.constantFrom('retry-1', 'retry-2', 'retry-3'), headerValue),
+  'last-event-id': fc.oneof(fc.constantFrom('1', '0', '01', '9007199254740992', ' 2 ', 'abc'), headerValue),
 }, { requiredKeys: [] });
 
 export { oddText };

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { EVENT_TYPES } from '../../../src/domain/events.js';
 
 const STATUSES = ['available', 'pending', 'sold', 'placed', 'approved', 'delivered', 'cancelled'];
 
@@ -39,6 +40,7 @@ const encode = (text: string) => encodeURIComponent(text.toWellFormed());
 export const apiPath = fc.oneof(
   fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/pets/', '/v1/pets//1', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/graphql', '/'),
   fc.constantFrom('/v1/store/orders', '/v1/store/orders/1', '/v1/store', '/v1/store/', '/v1/store/orders/', '/v1/store//orders', '/v1/pets/2'),
+  fc.constantFrom('/v1/events', '/v1/events/', '/v1/events/1', '/v1//events', '/v1/event'),
   fc.tuple(fc.constantFrom('/v1/pets/', '/v1/store/orders/', '/v1/', '/'), fc.oneof(
     oddNumber.map(String), oddText.map(encode), fc.constantFrom('%', '%zz', '%00', '..', '../..', '%2e%2e', '%2F', '1e3', '0x10', ' 1', '-1', '01', '1.0'),
   )).map(([base, tail]) => base + tail),
@@ -46,8 +48,9 @@ export const apiPath = fc.oneof(
 
 /** A query string: the real parameters with odd values, repeated, or unknown ones. */
 export const queryString = fc.array(fc.tuple(
-  fc.constantFrom('limit', 'status', 'cursor', 'id', 'offset', 'limit[]', 'status[0]', '', 'x', '__proto__', 'constructor'),
-  fc.oneof(oddNumber.map(String), oddText, fc.constantFrom(...STATUSES), fc.constantFrom('%', '%zz', '', '100', '101', '0', 'eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', 'a.b', '.')),
+  fc.constantFrom('limit', 'status', 'cursor', 'id', 'offset', 'limit[]', 'status[0]', '', 'x', '__proto__', 'constructor', 'after', 'type', 'type[]'),
+  fc.oneof(oddNumber.map(String), oddText, fc.constantFrom(...STATUSES, ...EVENT_TYPES, 'pet.*', 'PET_CREATED'),
+    fc.constantFrom('%', '%zz', '', '100', '101', '0', '1', '3', 'eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', 'a.b', '.')),
 ), { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${/%/.test(v) ? v : encode(v)}`).join('&')}`));
 
 /** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */
