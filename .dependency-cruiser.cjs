@@ -4,11 +4,11 @@
  * above; no import circle; nothing in src/ imports from test/. The README's Layout section draws the same.
  */
 const LAYERS = [
-  ['errors', 'config', 'log', 'clock', 'production', 'migrations'],
+  ['errors', 'config', 'log', 'clock', 'production', 'migrations', 'one-at-a-time'],
   ['domain', 'redis', 'pipeline'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
   ['rest', 'auth'],
-  ['idempotency', 'streams', 'documents', 'ops', 'reads'],
+  ['idempotency', 'streams', 'documents', 'ops', 'reads', 'webhooks'],
   ['cli'],
   ['app'],
   ['server'],

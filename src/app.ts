@@ -11,6 +11,7 @@ import { petStore } from './db/pets.js';
 import { eventPage, lastEventId, pruneEvents, readEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
+import { webhookStore } from './db/webhooks.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
@@ -28,7 +29,7 @@ import { lastWrites } from './reads/last-writes.js';
 import { useReadYourWrites } from './reads/use-read-your-writes.js';
 import { log } from './log.js';
 import { createHealth } from './ops/health.js';
-import { createMetrics } from './ops/metrics.js';
+import { createMetrics, eventMetrics } from './ops/metrics.js';
 import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './ops/use-metrics.js';
 import { useRequestLog } from './ops/use-request-log.js';
 import { graphiqlPage } from './pages/graphiql.js';
@@ -51,6 +52,8 @@ import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
 import { Loaders } from './schema/loaders.js';
 import { createStreamSlots } from './streams/stream-slots.js';
+import { webhookAdmin } from './webhooks/admin.js';
+import { createDispatcher } from './webhooks/dispatcher.js';
 import { useStreams } from './streams/use-streams.js';
 
 export interface App {
@@ -93,7 +96,8 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   // Reads go to a replica only once its state is known: the first check is waited for.
   await replicas?.refresh();
 
-  const authenticate = createAuthenticator(apiKeyStore(dataSource), config.keyCacheTtlSeconds, clock);
+  const keys = apiKeyStore(dataSource);
+  const authenticate = createAuthenticator(keys, config.keyCacheTtlSeconds, clock);
   const metrics = createMetrics(dataSource, replicas);
   const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
   // Every Redis call on a request's path waits at most this long (a Cluster in failover holds them longer).
@@ -125,6 +129,24 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const history = createEventHistory({ pages: (query) => eventPage(prepared(dataSource), query), reader: outbox, retentionHours: config.eventRetentionHours });
   const feed = eventFeed(history);
   const streams = resumableEvents(events, history);
+  // Webhooks: every instance fans new events out to endpoints and sends due deliveries, on a change here
+  // (when any endpoint is enabled) and every second.
+  const webhookRecords = webhookStore(dataSource, clock);
+  const keyOpen = async (keyId: number) => {
+    const key = await keys.findById(keyId);
+    return key !== null && key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > clock.now());
+  };
+  const delivered = eventMetrics(metrics, {
+    lag: async () => (await lastEventId(prepared(dataSource))) - (outbox.position ?? 0),
+    unsettled: () => outbox.missing,
+    retryQueue: () => webhookRecords.pending(),
+  });
+  const dispatcher = createDispatcher({
+    store: webhookRecords, settled: () => history.settled(), keyOpen, clock,
+    timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, counted: (outcome) => delivered.inc({ outcome }),
+  });
+  events.onWake(() => { if (dispatcher.wanted()) void dispatcher.run(); });
+  const webhooks = webhookAdmin(webhookRecords, config.webhooks, clock, () => dispatcher.endpointsChanged());
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   // With read replicas, a key's request has a session of its own (reads as of its last write), and stores on it.
@@ -133,7 +155,8 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     const p = session ? petsOn(session) : pets;
     const o = session ? ordersOn(session) : orders;
     return {
-      pets: p, orders: o, events: streams, feed, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
+      pets: p, orders: o, events: streams, feed, webhooks, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
+      keyId: request.caller?.kind === 'key' ? request.caller.key.id : undefined,
       requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
     };
   };
@@ -213,6 +236,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     async close() {
       clearInterval(pruning);
       clearInterval(polling);
+      await dispatcher.close();
       await events.close();
       await redis?.close();
       await replicas?.close();

@@ -45,8 +45,20 @@ export interface Config {
   readonly streamQueueEvents: number;
   /** How long the outbox keeps each event (for resuming streams, the feed and webhooks). */
   readonly eventRetentionHours: number;
+  readonly webhooks: WebhookConfig;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
+}
+
+export interface WebhookConfig {
+  /** `http://` targets allowed besides `https://`. */
+  readonly allowHttp: boolean;
+  /** Private, loopback, link-local and metadata addresses allowed as targets (tests, a private network). */
+  readonly allowPrivate: boolean;
+  /** Endpoints one key may have. */
+  readonly perKey: number;
+  /** How long a receiver has to answer with a 2xx. */
+  readonly timeoutMs: number;
 }
 
 export interface HostPort {
@@ -135,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const subscriptionsPerKey = intInRange(env.SUBSCRIPTIONS_PER_KEY, 'SUBSCRIPTIONS_PER_KEY', 5, 1, 1_000, problems);
   const streamQueueEvents = intInRange(env.STREAM_QUEUE_EVENTS, 'STREAM_QUEUE_EVENTS', 1_000, 1, 100_000, problems);
   const eventRetentionHours = intInRange(env.EVENT_RETENTION_HOURS, 'EVENT_RETENTION_HOURS', 72, 1, 8_760, problems);
+  const webhooks: WebhookConfig = {
+    allowHttp: bool(env.WEBHOOK_ALLOW_HTTP, 'WEBHOOK_ALLOW_HTTP', false, problems),
+    allowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
+    perKey: intInRange(env.WEBHOOKS_PER_KEY, 'WEBHOOKS_PER_KEY', 10, 1, 100, problems),
+    timeoutMs: intInRange(env.WEBHOOK_TIMEOUT_SECONDS, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30, problems) * 1_000,
+  };
   const limits: LimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
     banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
@@ -165,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port, host: env.HOST || undefined, database, redis, redisPrefix,
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
-    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, graphql, http,
+    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, graphql, http,
   });
 }
 

@@ -79,6 +79,8 @@ export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: nu
   // Whole seconds, as DATETIME keeps them: rounded up, so an overlap is never shorter than asked.
   const ends = new Date(Math.ceil((now + overlapMs) / 1000) * 1000);
   await store.expire(old.id, ends);
+  // Its webhooks follow it to the new key at once: they go on whatever becomes of the old one.
+  await store.handOver(old.id, made.record.id);
   return { ...made, old, oldEndsAt: old.expiresAt && old.expiresAt < ends ? old.expiresAt : ends };
 }
 

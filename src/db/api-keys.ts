@@ -16,6 +16,8 @@ export interface ApiKeyStore {
   expire(id: number, at: Date): Promise<void>;
   /** Records a use at `at`, unless one was recorded within the minute before (any instance's). */
   touch(id: number, at: Date): Promise<void>;
+  /** What a key owns (its webhook endpoints) goes to the key that succeeds it. */
+  handOver(fromId: number, toId: number): Promise<void>;
 }
 
 export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
@@ -42,6 +44,9 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
       const minuteBefore = new Date(at.getTime() - 60_000);
       await bounded(dataSource, () => keys.createQueryBuilder().update().set({ lastUsedAt: at })
         .where('id = :id AND (last_used_at IS NULL OR last_used_at <= :minuteBefore)', { id, minuteBefore }).execute());
+    },
+    async handOver(fromId, toId) {
+      await bounded(dataSource, () => dataSource.query('UPDATE webhook_endpoints SET key_id = ? WHERE key_id = ?', [toId, fromId]));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { log } from '../log.js';
+import { oneAtATime } from '../one-at-a-time.js';
 
 /** What the reader reads: the outbox's events after an id, oldest first. */
 export interface OutboxSource<E extends { readonly id: number }> {
@@ -29,9 +30,6 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
   /** Read, above an id still missing. */
   const held = new Map<number, E>();
   const missingSince = new Map<number, number>();
-  let running: Promise<void> | undefined;
-  let again = false;
-
   async function readOnce(): Promise<void> {
     floor ??= await source.last();
     // From the floor each time (a late lower id shows up there), page after page up to the newest.
@@ -64,25 +62,7 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
 
   return {
     /** Reads now (one read at a time: a call during a read makes one more after it, and waits for it). */
-    poll(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await readOnce();
-          } while (again);
-        } catch (error) {
-          log.warn({ err: error }, 'the outbox could not be read; trying again shortly');
-        } finally {
-          running = undefined;
-        }
-      })();
-      return running;
-    },
+    poll: oneAtATime(readOnce, (error) => log.warn({ err: error }, 'the outbox could not be read; trying again shortly')),
     /** The highest id up to which every event has been handed on (or given up on). */
     get position(): number | undefined { return floor; },
     /** Ids above the position that are still awaited. */

@@ -51,6 +51,36 @@ export function createMetrics(dataSource: DataSource, replicas?: Replicas) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** What the event metrics read at each scrape. */
+export interface EventGauges {
+  /** The outbox's newest id less this instance's position (everything up to it handed on). */
+  lag(): Promise<number>;
+  /** Ids above the position still awaited. */
+  unsettled(): number;
+  /** Webhook deliveries waiting for an attempt. */
+  retryQueue(): Promise<number>;
+}
+
+/** The outbox's lag on this instance, and webhook deliveries: attempts by outcome, and the queue waiting. */
+export function eventMetrics(metrics: Metrics, gauges: EventGauges) {
+  const registers = [metrics.registry];
+  // A scrape while the database is away shows what it can: the gauge keeps its last value.
+  const safely = (read: () => Promise<number>, set: (value: number) => void) => read().then(set, () => undefined);
+  new Gauge({
+    name: 'outbox_lag_events', help: 'Events in the outbox this instance has not handed on yet (its newest id less the reader\'s position)', registers,
+    collect() { return safely(gauges.lag, (value) => this.set(value)); },
+  });
+  new Gauge({
+    name: 'outbox_unsettled_ids', help: 'Ids above the reader\'s position still awaited (a transaction not yet committed, or rolled back)', registers,
+    collect() { this.set(gauges.unsettled()); },
+  });
+  new Gauge({
+    name: 'webhook_retry_queue', help: 'Webhook deliveries waiting for an attempt (new ones and retries)', registers,
+    collect() { return safely(gauges.retryQueue, (value) => this.set(value)); },
+  });
+  return new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (delivered, retry, failed, dropped)', labelNames: ['outcome'], registers });
+}
+
 /** Where reads went and why, and each replica's pool, lag and state: only with read replicas. */
 function replicaMetrics(replicas: Replicas, registers: Registry[]) {
   const reads = new Counter({

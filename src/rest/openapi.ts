@@ -5,16 +5,16 @@ import { lifecycleOf } from '../schema/extensions.js';
 import { components, ERRORS, RATE_LIMIT_HEADERS, ref } from './openapi-components.js';
 import { DESCRIPTION } from './openapi-description.js';
 import { withoutRefSiblings } from './openapi-refs.js';
-import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './routes.js';
+import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './routes.js';
 
 type Document = OpenAPIV3.Document;
 type Operation = OpenAPIV3.OperationObject;
 type Schema = OpenAPIV3.SchemaObject;
 
 /** Which errors each operation can answer with, beyond those every operation can. */
-function errorStatuses({ route }: RoutedField): number[] {
+function errorStatuses({ route, field }: RoutedField): number[] {
   const statuses = new Set([400, 401, 408, 429, 431, 500, 503, ...(route.errors ?? [])]);
-  if (BODY_TYPES[route.method]) [413, 415].forEach((s) => statuses.add(s));
+  if (bodyTypesOf(route, field)) [413, 415].forEach((s) => statuses.add(s));
   if (takesIdempotencyKey(route)) [409, 422].forEach((s) => statuses.add(s));
   if (route.path.includes(':')) statuses.add(404);
   return [...statuses].sort();
@@ -34,7 +34,7 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     delete operation.description;
   }
 
-  const bodyTypes = BODY_TYPES[route.method];
+  const bodyTypes = bodyTypesOf(route, field);
   if (bodyTypes) {
     // The body is the argument itself (see rest.ts); SOFA also lists it as a query parameter.
     const argument = field.args.find((a) => a.name === BODY_ARGUMENT);
@@ -110,6 +110,9 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
   const schemas = doc.components?.schemas ?? {};
   delete schemas.Query;
   delete schemas.Mutation;
+  // An enum SOFA writes inline where it is used (DeliveryStatus) is left as a component no one refers to.
+  const referred = JSON.stringify(doc.paths) + JSON.stringify(schemas);
+  for (const name of Object.keys(schemas)) if (!referred.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
   for (const [name, type] of Object.entries(schema.getTypeMap())) {
     const target = schemas[name] as Schema | undefined;
     if (!target || !isInputObjectType(type)) continue;
@@ -138,7 +141,8 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
     servers: doc.servers,
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'pets', description: 'Animals of the store.' }, { name: 'store', description: 'Orders for the animals.' },
-      { name: 'events', description: 'Every change, recorded with it: a feed to follow.' }, { name: 'limits', description: 'Your key\'s quota, free to ask.' }],
+      { name: 'events', description: 'Every change, recorded with it: a feed to follow.' },
+      { name: 'webhooks', description: 'Your key\'s events POSTed to your URLs, signed (Standard Webhooks), retried for about three days.' }, { name: 'limits', description: 'Your key\'s quota, free to ask.' }],
     paths: doc.paths,
     components: { ...extra, schemas: { ...schemas, ...extra.schemas } },
   });

@@ -34,6 +34,18 @@ export const REST_ROUTES = {
   'Query.order': { method: 'GET', path: '/store/orders/:orderId', operationId: 'getOrder', tags: ['store'] },
   'Mutation.updateOrder': { method: 'PATCH', path: '/store/orders/:orderId', operationId: 'updateOrder', errors: [409], tags: ['store'] },
   'Query.events': { method: 'GET', path: '/events', operationId: 'listEvents', errors: [410], tags: ['events'] },
+  'Query.webhookEndpoints': { method: 'GET', path: '/webhooks', operationId: 'listWebhookEndpoints', tags: ['webhooks'] },
+  'Mutation.createWebhookEndpoint': {
+    method: 'POST', path: '/webhooks', operationId: 'createWebhookEndpoint', responseStatus: 201, location: '/webhooks/:id', errors: [409], tags: ['webhooks'],
+  },
+  'Query.webhookEndpoint': { method: 'GET', path: '/webhooks/:endpointId', operationId: 'getWebhookEndpoint', tags: ['webhooks'] },
+  'Mutation.updateWebhookEndpoint': { method: 'PATCH', path: '/webhooks/:endpointId', operationId: 'updateWebhookEndpoint', tags: ['webhooks'] },
+  'Mutation.deleteWebhookEndpoint': { method: 'DELETE', path: '/webhooks/:endpointId', operationId: 'deleteWebhookEndpoint', noContent: true, tags: ['webhooks'] },
+  'Mutation.testWebhookEndpoint': { method: 'POST', path: '/webhooks/:endpointId/test', operationId: 'testWebhookEndpoint', responseStatus: 202, tags: ['webhooks'] },
+  'Query.webhookDeliveries': { method: 'GET', path: '/webhooks/:endpointId/deliveries', operationId: 'listWebhookDeliveries', tags: ['webhooks'] },
+  'Mutation.redeliverWebhook': {
+    method: 'POST', path: '/webhooks/:endpointId/deliveries/:deliveryId/redeliver', operationId: 'redeliverWebhook', responseStatus: 202, tags: ['webhooks'],
+  },
   'Query.rateLimit': { method: 'GET', path: '/rate_limit', operationId: 'getRateLimit', tags: ['limits'] },
 } as const satisfies Record<string, RestRoute>;
 
@@ -49,6 +61,11 @@ export const BODY_TYPES: Readonly<Partial<Record<RestRoute['method'], readonly s
   // RFC 7396: a merge patch is JSON too; its null (remove a field) is refused, as no field may be removed.
   PATCH: ['application/json', 'application/merge-patch+json'],
 };
+
+/** The media types a route's body may come in; none for a route whose field takes no body argument (a test event, a redelivery). */
+export function bodyTypesOf(route: RestRoute, field: GraphQLField<unknown, unknown>): readonly string[] | undefined {
+  return field.args.some((arg) => arg.name === BODY_ARGUMENT) ? BODY_TYPES[route.method] : undefined;
+}
 
 export interface RoutedField {
   readonly key: string;

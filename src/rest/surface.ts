@@ -16,7 +16,7 @@ import { lifecycleOf } from '../schema/extensions.js';
 import { renderRestErrors } from './errors.js';
 import { restExecutor } from './execute.js';
 import { restSchema } from './rest-schema.js';
-import { BODY_ARGUMENT, BODY_TYPES, REST_BASE, REST_ROUTES, routedFields, routeKey, takesIdempotencyKey, type RestRoute } from './routes.js';
+import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, REST_ROUTES, routedFields, routeKey, takesIdempotencyKey, type RestRoute } from './routes.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
@@ -68,7 +68,7 @@ function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, han
     ? [['Deprecation', `@${Date.parse(lifecycle.deprecatedAt) / 1000}`], ['Sunset', new Date(lifecycle.sunsetAt).toUTCString()]]
     : [];
   return {
-    body: BODY_TYPES[route.method],
+    body: bodyTypesOf(route, field),
     free: FREE_ROOT_FIELDS.has(field.name),
     takesIdempotencyKey: takesIdempotencyKey(route),
     async handle(request, serverContext) {

@@ -3,6 +3,7 @@ import './scalars.js';
 import './pet.js';
 import './order.js';
 import './events.js';
+import './webhooks.js';
 import './rate-limit.js';
 
 export const schema = builder.toSchema();

@@ -3,13 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlExample } from '../../examples/graphql-client.js';
 import { restExample } from '../../examples/rest-client.js';
+import { startReceiver, type ReceivedEvent } from '../../examples/webhook-receiver.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let api: TestServer;
 let apiKey: string;
 beforeAll(async () => {
-  api = await startServer();
+  // The webhook receiver example listens on loopback over http, as while developing.
+  api = await startServer({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   apiKey = api.headers.authorization!.replace(/^Bearer /, '');
 });
 afterAll(async () => { await api?.close(); });
@@ -60,6 +62,34 @@ describe('examples/graphql-client.ts', () => {
     const rest = await restExample(api.url, apiKey);
     const gql = await graphqlExample(api.url, apiKey);
     expect(gql.listed.count).toBeGreaterThanOrEqual(rest.listed.count + 1);
+  });
+});
+
+describe('examples/webhook-receiver.ts', () => {
+  it('takes each signed event once, and refuses a request whose signature does not verify', async () => {
+    const heard: ReceivedEvent[] = [];
+    const made = await api.post('/v1/webhooks', { url: 'http://127.0.0.1:1/', types: ['pet.created'] });
+    const server = await startReceiver(made.body.secret, 0, (event) => heard.push(event));
+    try {
+      const { port } = server.address() as { port: number };
+      await api.patch(`/v1/webhooks/${made.body.id}`, { url: `http://127.0.0.1:${port}/hooks` });
+      const pet = (await api.post('/v1/pets', { name: 'Heard by the example', categoryId: 1 })).body;
+      await expect.poll(() => heard.length, { timeout: 3_000, interval: 50 }).toBe(1);
+      expect(heard[0]).toMatchObject({ id: expect.stringMatching(/^msg_\d+$/), type: 'pet.created', data: { kind: 'CREATED', pet } });
+      // Sent again (a redelivery): acknowledged, not handled twice.
+      const [delivery] = (await api.get(`/v1/webhooks/${made.body.id}/deliveries`)).body;
+      await api.post(`/v1/webhooks/${made.body.id}/deliveries/${delivery.id}/redeliver`, undefined);
+      await expect.poll(async () => (await api.get(`/v1/webhooks/${made.body.id}/deliveries`)).body[0].attempts, { timeout: 3_000, interval: 50 }).toBe(2);
+      expect(heard).toHaveLength(1);
+      const forged = await fetch(`http://127.0.0.1:${port}/hooks`, {
+        method: 'POST', body: '{"type":"pet.deleted"}',
+        headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      });
+      expect(forged.status).toBe(400);
+      expect(heard).toHaveLength(1);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -33,14 +33,19 @@ describe('the OpenAPI document', () => {
   let doc: any;
   beforeAll(async () => { doc = await (await fetch(`${api.url}/v1/openapi.json`)).json(); });
 
-  it('names the operations as the spec does, and no others', () => {
+  it('names the operations as the spec does, and ours beside them (events, webhooks), and no others', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item as object).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`));
     expect(operations.sort()).toEqual([
       'DELETE /pets/{petId} deletePet', 'GET /pets listPets', 'GET /pets/{petId} getPet', 'GET /rate_limit getRateLimit', 'GET /store/orders listOrders',
       'GET /store/orders/{orderId} getOrder', 'PATCH /pets/{petId} updatePet', 'PATCH /store/orders/{orderId} updateOrder',
       'POST /pets createPet', 'POST /store/orders placeOrder',
-    ]);
+      // Beyond the spec, additive.
+      'DELETE /webhooks/{endpointId} deleteWebhookEndpoint', 'GET /events listEvents', 'GET /webhooks listWebhookEndpoints',
+      'GET /webhooks/{endpointId} getWebhookEndpoint', 'GET /webhooks/{endpointId}/deliveries listWebhookDeliveries',
+      'PATCH /webhooks/{endpointId} updateWebhookEndpoint', 'POST /webhooks createWebhookEndpoint',
+      'POST /webhooks/{endpointId}/deliveries/{deliveryId}/redeliver redeliverWebhook', 'POST /webhooks/{endpointId}/test testWebhookEndpoint',
+    ].sort());
     expect(doc.servers).toEqual([{ url: '/v1' }]);
   });
 

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
+      webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000 },
       graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
@@ -21,11 +22,13 @@ describe('loadConfig', () => {
       LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
       HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
+      WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOKS_PER_KEY: '3', WEBHOOK_TIMEOUT_SECONDS: '4',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
       redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
+      webhooks: { allowHttp: true, allowPrivate: true, perKey: 3, timeoutMs: 4_000 },
       graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0 },
       http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
     });
@@ -43,6 +46,11 @@ describe('loadConfig', () => {
     ['STREAM_QUEUE_EVENTS', { STREAM_QUEUE_EVENTS: '100001' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '0' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '8761' }],
+    ['WEBHOOK_ALLOW_HTTP', { WEBHOOK_ALLOW_HTTP: 'yes' }],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }],
+    ['WEBHOOKS_PER_KEY', { WEBHOOKS_PER_KEY: '0' }],
+    ['WEBHOOKS_PER_KEY', { WEBHOOKS_PER_KEY: '101' }],
+    ['WEBHOOK_TIMEOUT_SECONDS', { WEBHOOK_TIMEOUT_SECONDS: '31' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://u@db/x' }],
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['REDIS_URL', { REDIS_URL: 'http://cache' }],

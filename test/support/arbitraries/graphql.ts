@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyJson, oddText, petBody, storeBody } from './rest.js';
+import { anyJson, oddText, petBody, storeBody, webhookBody } from './rest.js';
 
 const VALID = [
   '{ pets { id name categoryId status } }',
@@ -20,6 +20,10 @@ const VALID = [
   'query Orders2($id: Cursor) { ordersConnection(after: $id) { pageInfo { endCursor } } orders(cursor: $id) { id } }',
   'subscription Watch($id: SafeInt) { petChanged(petId: $id) { kind pet { id } } }',
   'subscription Resume($from: SafeInt, $id: SafeInt) { orderChanged(after: $from, orderId: $id) { id occurredAt order { id } } }',
+  'mutation Hook($input: NewWebhookEndpoint!) { createWebhookEndpoint(input: $input) { id url types } }',
+  'mutation Rehook($id: SafeInt!, $hook: WebhookEndpointChange!) { updateWebhookEndpoint(endpointId: $id, input: $hook) { id enabled } }',
+  'query Hooks($id: SafeInt!) { webhookEndpoints { id } webhookEndpoint(endpointId: $id) { url } webhookDeliveries(endpointId: $id) { id status } }',
+  'mutation Ping($id: SafeInt!, $from: SafeInt!) { testWebhookEndpoint(endpointId: $id) { id } redeliverWebhook(endpointId: $id, deliveryId: $from) { id } }',
   'query Feed($from: SafeInt, $limit: Int, $type: EventType) { events(after: $from, limit: $limit, type: $type) { id type occurredAt pet { id } order { id pet { id } } } }',
 ];
 
@@ -52,7 +56,8 @@ export const graphqlVariables = fc.oneof(
     limit: fc.oneof(fc.integer({ min: -5, max: 200 }), oddText, anyJson),
     status: fc.oneof(fc.constantFrom('available', 'sold', 'AVAILABLE', 'placed', 'approved', 'delivered', 'cancelled'), oddText),
     id: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(1, 2 ** 53), oddText),
-    input: fc.oneof(petBody, storeBody, anyJson),
+    input: fc.oneof(petBody, storeBody, webhookBody, anyJson),
+    hook: fc.oneof(webhookBody, anyJson),
     skip: fc.oneof(fc.boolean(), anyJson),
     after: fc.oneof(oddText, fc.constantFrom('eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', '.', 'a.b')),
     from: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(2 ** 53, 2 ** 53 - 1), oddText),

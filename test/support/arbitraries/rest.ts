@@ -41,6 +41,8 @@ export const apiPath = fc.oneof(
   fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/pets/', '/v1/pets//1', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/graphql', '/'),
   fc.constantFrom('/v1/store/orders', '/v1/store/orders/1', '/v1/store', '/v1/store/', '/v1/store/orders/', '/v1/store//orders', '/v1/pets/2'),
   fc.constantFrom('/v1/events', '/v1/events/', '/v1/events/1', '/v1//events', '/v1/event'),
+  fc.constantFrom('/v1/webhooks', '/v1/webhooks/1', '/v1/webhooks/1/test', '/v1/webhooks/1/deliveries', '/v1/webhooks/1/deliveries/1/redeliver',
+    '/v1/webhooks/0', '/v1/webhooks/1/deliveries/x/redeliver', '/v1/webhooks/1/test/', '/v1/webhooks//test'),
   fc.tuple(fc.constantFrom('/v1/pets/', '/v1/store/orders/', '/v1/', '/'), fc.oneof(
     oddNumber.map(String), oddText.map(encode), fc.constantFrom('%', '%zz', '%00', '..', '../..', '%2e%2e', '%2F', '1e3', '0x10', ' 1', '-1', '01', '1.0'),
   )).map(([base, tail]) => base + tail),
@@ -53,10 +55,20 @@ export const queryString = fc.array(fc.tuple(
     fc.constantFrom('%', '%zz', '', '100', '101', '0', '1', '3', 'eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', 'a.b', '.')),
 ), { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${/%/.test(v) ? v : encode(v)}`).join('&')}`));
 
+/** A webhook endpoint or its change, then perhaps broken: URLs aimed at private and odd places among them. */
+export const webhookBody = fc.record({
+  url: fc.oneof(fc.constantFrom('https://example.com/hooks', 'http://127.0.0.1:1/', 'https://169.254.169.254/', 'https://[::1]/', 'https://10.0.0.1/',
+    'file:///etc/passwd', 'gopher://x', 'https://u:p@example.com/', 'https://example.com/#f', 'https://'), oddText, oddNumber, fc.constant(null)),
+  types: fc.oneof(fc.subarray(['pet.created', 'pet.updated', 'order.created']), fc.array(oddText, { maxLength: 3 }), anyJson),
+  enabled: fc.oneof(fc.boolean(), oddText, fc.constant(null)),
+  extra: anyJson,
+}, { requiredKeys: [] }).map(({ extra, ...body }) => (extra === undefined ? body : { ...body, [String(Object.keys(body).length)]: extra }));
+
 /** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */
 export const bodyText = fc.oneof(
   { weight: 4, arbitrary: petBody.map((b) => JSON.stringify(b)) },
   { weight: 3, arbitrary: storeBody.map((b) => JSON.stringify(b)) },
+  { weight: 2, arbitrary: webhookBody.map((b) => JSON.stringify(b)) },
   { weight: 1, arbitrary: anyJson.map((b) => JSON.stringify(b)) },
   { weight: 1, arbitrary: fc.oneof(oddText, fc.constantFrom('{', '{"name":', '[1,', '{"name":"a","categoryId":1}garbage', '\u0000', 'null')) },
 );

@@ -1,0 +1,147 @@
+import type { EventType } from '../domain/events.js';
+import { pageSize } from '../domain/ids.js';
+import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
+import { WEBHOOK_URL_MAX } from '../domain/webhooks.js';
+import { appError } from '../errors.js';
+import { builder, type Context } from './builder.js';
+import { limitArgument } from './lists.js';
+import { statusEnum } from './status-enum.js';
+
+/**
+ * Webhooks, managed by the key that owns them: its endpoints (each event type it takes sent to a URL,
+ * signed with the endpoint's secret), their deliveries, a test event and a redelivery.
+ */
+
+/** The calling key: every endpoint belongs to one, and is another key's NOT_FOUND. */
+const ownerOf = ({ keyId }: Context): number => {
+  if (keyId === undefined) throw appError('UNAUTHENTICATED', 'Webhooks belong to a key: send one');
+  return keyId;
+};
+
+const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type.';
+
+const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'SafeInt' }),
+    url: t.exposeString('url', { description: 'An https URL (http where the service allows it) at a public address.' }),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether events are sent to it. The service disables one that failed for days, and says why.' }),
+    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why the service disabled it; null otherwise.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string }>('CreatedWebhookEndpoint').implement({
+  description: 'A new endpoint, with its signing secret: shown this once, keep it to verify signatures.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'SafeInt' }),
+    url: t.exposeString('url'),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    secret: t.exposeString('secret', { description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again.' }),
+  }),
+});
+
+const DeliveryStatusEnum = statusEnum<DeliveryStatus>('DeliveryStatus', 'Where a delivery stands.', {
+  pending: 'Waiting for its next attempt (or being sent).',
+  delivered: 'Acknowledged by a 2xx.',
+  failed: 'Given up on: every retry failed (about three days), or its endpoint was disabled or its key ended.',
+});
+
+const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
+  description: 'One event sent to one endpoint, and how its attempts went. Its `webhook-id` header is `msg_` and its id.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'SafeInt' }),
+    eventId: t.expose('eventId', { type: 'SafeInt', nullable: true, description: 'The event sent (the feed\'s id); null for a test event.' }),
+    type: t.exposeString('type', { description: 'The event\'s type, or `webhook.test`.' }),
+    status: t.expose('status', { type: DeliveryStatusEnum }),
+    attempts: t.exposeInt('attempts'),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: 'The last answer\'s HTTP status; null when none came.' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed, when it did.' }),
+    lastDurationMs: t.exposeInt('lastDurationMs', { nullable: true }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When it is tried next, while pending.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
+  description: 'An endpoint to send your key\'s events to.',
+  fields: (t) => ({
+    url: t.string({ required: true, description: `An absolute https URL, at most ${WEBHOOK_URL_MAX} characters, at a public address; no user or password.` }),
+    types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
+  }),
+});
+
+const EndpointChange = builder.inputType('WebhookEndpointChange', {
+  description: 'What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh.',
+  fields: (t) => ({
+    url: t.string(),
+    types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
+    enabled: t.boolean(),
+  }),
+});
+
+const ENDPOINT_ID = { type: 'SafeInt', required: true, description: 'The identifier of the endpoint.' } as const;
+
+builder.queryField('webhookEndpoints', (t) => t.field({
+  type: [EndpointRef],
+  description: 'Your key\'s webhook endpoints, oldest first.',
+  resolve: (_root, _args, context) => context.webhooks.list(ownerOf(context)),
+}));
+
+builder.queryField('webhookEndpoint', (t) => t.field({
+  type: EndpointRef,
+  nullable: true,
+  description: 'One of your key\'s webhook endpoints.',
+  args: { endpointId: t.arg(ENDPOINT_ID) },
+  resolve: (_root, args, context) => context.webhooks.get(ownerOf(context), args.endpointId),
+}));
+
+builder.queryField('webhookDeliveries', (t) => t.field({
+  type: [DeliveryRef],
+  description: 'An endpoint\'s most recent deliveries, newest first.',
+  args: { endpointId: t.arg(ENDPOINT_ID), limit: t.arg.int(limitArgument('deliveries')) },
+  resolve: (_root, args, context) => context.webhooks.deliveries(ownerOf(context), args.endpointId, pageSize(args.limit)),
+}));
+
+builder.mutationField('createWebhookEndpoint', (t) => t.field({
+  type: CreatedEndpointRef,
+  description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once. '
+    + 'A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).',
+  args: { input: t.arg({ type: NewEndpoint, required: true }) },
+  resolve: (_root, { input }, context) => context.webhooks.create(ownerOf(context), { url: input.url, types: input.types as EventType[] | null | undefined }),
+}));
+
+builder.mutationField('updateWebhookEndpoint', (t) => t.field({
+  type: EndpointRef,
+  description: 'Change an endpoint\'s URL or event types, or disable and enable it.',
+  args: { endpointId: t.arg(ENDPOINT_ID), input: t.arg({ type: EndpointChange, required: true }) },
+  resolve: (_root, args, context) => context.webhooks.update(ownerOf(context), args.endpointId, {
+    url: args.input.url, types: args.input.types as EventType[] | null | undefined, enabled: args.input.enabled,
+  }),
+}));
+
+builder.mutationField('deleteWebhookEndpoint', (t) => t.field({
+  type: EndpointRef,
+  description: 'Stop sending to an endpoint, and forget it and its deliveries.',
+  args: { endpointId: t.arg(ENDPOINT_ID) },
+  resolve: (_root, args, context) => context.webhooks.delete(ownerOf(context), args.endpointId),
+}));
+
+builder.mutationField('testWebhookEndpoint', (t) => t.field({
+  type: DeliveryRef,
+  description: 'Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries.',
+  args: { endpointId: t.arg(ENDPOINT_ID) },
+  resolve: (_root, args, context) => context.webhooks.test(ownerOf(context), args.endpointId),
+}));
+
+builder.mutationField('redeliverWebhook', (t) => t.field({
+  type: DeliveryRef,
+  description: 'Send one of an endpoint\'s deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it).',
+  args: { endpointId: t.arg(ENDPOINT_ID), deliveryId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the delivery.' }) },
+  resolve: (_root, args, context) => context.webhooks.redeliver(ownerOf(context), args.endpointId, args.deliveryId),
+}));
