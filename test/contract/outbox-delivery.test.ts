@@ -2,7 +2,8 @@ import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backend, openStore } from '../support/backend.js';
 import { ownRedis } from '../support/redis-server.js';
-import { startPair, type TestServer } from '../support/server.js';
+import { listeningUrl, spawnServer } from '../support/process.js';
+import { startPair, startServer, type TestServer } from '../support/server.js';
 import { subscribe, type EventStream } from '../support/sse.js';
 
 const stops: (() => Promise<void>)[] = [];
@@ -57,6 +58,25 @@ describe('live events from the outbox', () => {
     // A committed change whose instance never told anyone: its event is only in the outbox.
     await insertBehindTheService(a, 'Orphaned');
     expect(await names(onB, 1, 2_000)).toEqual(['Orphaned']);
+  });
+
+  it.runIf(backend === 'mysql')('lose nothing when the writing instance is killed (SIGKILL) right after its commits', async () => {
+    const b = await startServer();
+    stops.push(() => b.close());
+    const onB = await listen(b);
+    const a = spawnServer({ ...b.store.env, REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: b.config.redisPrefix, LOG_FORMAT: 'json' });
+    stops.push(async () => { a.child.kill('SIGKILL'); await a.exited; });
+    const url = await listeningUrl(a);
+    const names3 = ['Killed 1', 'Killed 2', 'Killed 3'];
+    for (const name of names3) {
+      const res = await fetch(`${url}/v1/pets`, { method: 'POST', headers: { ...b.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+      expect(res.status).toBe(201);
+    }
+    // At once after its last answer: its wake-up may or may not have gone out.
+    a.child.kill('SIGKILL');
+    await a.exited;
+    expect(await names(onB, 3, 2_500)).toEqual(names3);
+    await expect(onB.next(1_200)).rejects.toThrow(/no event/);
   });
 
   it.runIf(backend === 'mysql')('deliver an event whose transaction commits after a later one\'s (its lower id appears last), then the later one: in id order, on streams and the feed', async () => {

@@ -3,7 +3,9 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey, rollKey } from '../../src/auth/key-admin.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
-import { openStore } from '../support/backend.js';
+import { backend, freshStore, keyOn, openStore } from '../support/backend.js';
+import { testClock } from '../support/clock.js';
+import { listeningUrl, spawnServer } from '../support/process.js';
 import { startPair, startServer, type TestServer } from '../support/server.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 
@@ -130,6 +132,24 @@ describe('managing webhook endpoints', () => {
 });
 
 describe('webhook delivery', () => {
+  it('refuses at connect time a target that became private after its creation (DNS changed), and a literal one', async () => {
+    const hooks = await receiver();
+    const port = new URL(hooks.url).port;
+    // Made when each pointed somewhere public (what DNS said then), and changed behind the API's back since.
+    const strictDb = await openStore(strict.store);
+    cleanups.push(() => strictDb.destroy());
+    const byName = await endpoint(strict, 'https://93.184.215.20/', ['pet.created']);
+    const byAddress = await endpoint(strict, 'https://93.184.215.21/', ['pet.created']);
+    await strictDb.query('UPDATE webhook_endpoints SET url = ? WHERE id = ?', [`https://localhost:${port}/`, byName.id]);
+    await strictDb.query('UPDATE webhook_endpoints SET url = ? WHERE id = ?', [`https://127.0.0.1:${port}/`, byAddress.id]);
+    await strict.post('/v1/pets', { name: 'Not for loopback', categoryId: 1 });
+    await eventually(async () => (await deliveries(strict, byName.id))[0]?.attempts).toBe(1);
+    await eventually(async () => (await deliveries(strict, byAddress.id))[0]?.attempts).toBe(1);
+    expect((await deliveries(strict, byName.id))[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: expect.stringMatching(/^refused: localhost resolves to a loopback address \((127\.0\.0\.1|::1)\)$/) });
+    expect((await deliveries(strict, byAddress.id))[0]).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'refused: 127.0.0.1 is a loopback address' });
+    expect(hooks.received).toHaveLength(0);
+  });
+
   it('POSTs each event of its types, signed as Standard Webhooks says, and records the delivery', async () => {
     const hooks = await receiver();
     const { id, secret } = await endpoint(api, `${hooks.url}/in`, ['pet.created', 'pet.deleted']);
@@ -295,6 +315,35 @@ describe('webhook delivery across instances', () => {
     expect(hooks.received).toHaveLength(10);
     expect(other.received).toHaveLength(10);
     expect(new Set(hooks.received.map((r) => JSON.parse(r.body).data.pet.name)).size).toBe(10);
+  });
+
+  it.runIf(backend === 'mysql')('sends what an instance killed mid-delivery (SIGKILL) had claimed, from another, once the claim lapses', async () => {
+    const store = await freshStore();
+    cleanups.push(() => store.drop());
+    const hooks = await receiver();
+    hooks.answer('hang');
+    const a = spawnServer({ ...store.env, ...LOOPBACK, WEBHOOK_TIMEOUT_SECONDS: '10', LOG_FORMAT: 'json' });
+    cleanups.push(async () => { a.child.kill('SIGKILL'); await a.exited; });
+    const url = await listeningUrl(a);
+    const headers = await keyOn(store);
+    const call = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { id } = await (await call('/v1/webhooks', { url: hooks.url, types: ['pet.created'] })).json() as { id: number };
+    await call('/v1/pets', { name: 'Claimed by the dead', categoryId: 1 });
+    // A has claimed it, and its request hangs: A dies now.
+    const [first] = await hooks.waitFor(1);
+    a.child.kill('SIGKILL');
+    await a.exited;
+
+    const clock = testClock();
+    const b = await startServer({ store, clock, env: LOOPBACK });
+    cleanups.push(() => b.stop());
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(hooks.received).toHaveLength(1);
+    // The claim lasts the timeout and 20 s.
+    clock.advance(31_000);
+    const [, second] = await hooks.waitFor(2);
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    await eventually(async () => (await b.get(`/v1/webhooks/${id}/deliveries`, headers)).body[0]).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 201 });
   });
 
   it('sends what a dead instance had claimed once its claim lapses', async () => {
