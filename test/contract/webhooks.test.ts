@@ -69,6 +69,22 @@ describe('managing webhook endpoints', () => {
     expect(gone.body).toEqual({ code: 'NOT_FOUND', status: 404, message: `Webhook endpoint ${shown.id} not found` });
   });
 
+  it('costs a point for each management call on either surface, and nothing for a delivery', async () => {
+    const hooks = await receiver();
+    const owner = await api.newKey('pro');
+    const left = async () => (await api.get('/v1/rate_limit', owner.auth)).body.windows[0].remaining as number;
+    const start = await left();
+    const { id } = await endpoint(api, hooks.url, ['pet.created'], owner.auth);
+    await api.get(`/v1/webhooks/${id}`, owner.auth);
+    await api.gql('{ webhookEndpoints { id } }', undefined, owner.auth);
+    expect(await left()).toBe(start - 3);
+    // Deliveries of another key's changes, and a test event's delivery, are sent at no one's cost.
+    await api.post('/v1/pets', { name: 'Free to deliver', categoryId: 1 });
+    await api.post(`/v1/webhooks/${id}/test`, undefined, owner.auth);
+    await hooks.waitFor(2);
+    expect(await left()).toBe(start - 4);
+  });
+
   it('keeps each key\'s endpoints its own: another key\'s is NOT_FOUND, and its list empty', async () => {
     const mine = await endpoint(api, 'https://mine.example.com/');
     const other = await api.newKey('pro');
