@@ -8,7 +8,9 @@ const LAYERS = [
   ['domain', 'redis', 'pipeline'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
   ['rest', 'auth'],
-  ['idempotency', 'streams', 'documents', 'ops', 'reads', 'webhooks'],
+  // tracing wraps the steps and surfaces below it at assembly (app) and is started by main: beside ops,
+  // the other observer of requests, and never imported by what it observes.
+  ['idempotency', 'streams', 'documents', 'ops', 'reads', 'webhooks', 'tracing'],
   ['cli'],
   ['app'],
   ['server'],
@@ -38,6 +40,20 @@ module.exports = {
       to: {},
     },
     ...upward,
+    {
+      name: 'tracing: nothing loaded when off',
+      comment: 'With traces off no OpenTelemetry code is loaded: main.ts imports tracing dynamically, once OTEL_* turn it on; the rest of src/ imports its types only',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/tracing/'] },
+      to: { path: ['^src/tracing/', '@opentelemetry/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'tracing: started before the server is loaded',
+      comment: 'Instrumentations patch mysql2 and ioredis as they load: main.ts imports tracing and the server dynamically, tracing first',
+      severity: 'error',
+      from: { path: '^src/main\\.ts$' },
+      to: { path: ['^src/tracing/', '^src/server\\.ts$'], dependencyTypesNot: ['dynamic-import'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

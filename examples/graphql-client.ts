@@ -31,6 +31,14 @@ export const Events = graphql(`
   query Events($after: SafeInt, $type: EventType) { events(after: $after, type: $type, limit: 100) { id type pet { id name } order { id status } } }
 `);
 
+/** A webhook endpoint, its signing secret shown this once; and its removal. */
+export const CreateWebhook = graphql(`
+  mutation CreateWebhook($input: NewWebhookEndpoint!) { createWebhookEndpoint(input: $input) { id url types secret } }
+`);
+export const DeleteWebhook = graphql(`
+  mutation DeleteWebhook($id: SafeInt!) { deleteWebhookEndpoint(endpointId: $id) { id } }
+`);
+
 export const UpdateOrder = graphql(`
   mutation UpdateOrder($orderId: SafeInt!, $status: OrderStatus!) {
     updateOrder(orderId: $orderId, input: { status: $status }) { id status complete pet { status orders { id } } }
@@ -45,13 +53,25 @@ export class GraphQLRequestError extends Error {
   }
 }
 
+/** What the gateway tells beside a result: a deprecated field the operation selected, and when it goes. */
+export interface Warning {
+  code: string;
+  message: string;
+  field?: string;
+  sunset?: string;
+}
+
 interface GraphQLResponse<Data> {
   data?: Data | null;
   errors?: { message: string; extensions?: { code?: string } }[];
+  extensions?: { warnings?: Warning[] };
 }
 
-/** A fetch-based executor for one endpoint and key: all a typed client needs, no GraphQL client library. */
-export function createExecutor(baseUrl: string, apiKey: string) {
+/**
+ * A fetch-based executor for one endpoint and key: all a typed client needs, no GraphQL client library.
+ * The warnings results carry are handed to `warn` (a real client would log them once).
+ */
+export function createExecutor(baseUrl: string, apiKey: string, warn: (warning: Warning) => void = () => {}) {
   return async function execute<Result, Variables>(
     document: TadaDocumentNode<Result, Variables>,
     variables: Variables,
@@ -68,6 +88,7 @@ export function createExecutor(baseUrl: string, apiKey: string) {
     } catch {
       throw new GraphQLRequestError(`HTTP ${response.status}: ${text.slice(0, 200)}`, undefined);
     }
+    for (const warning of body.extensions?.warnings ?? []) warn(warning);
     const [first] = body.errors ?? [];
     if (first) throw new GraphQLRequestError(first.message, first.extensions?.code);
     if (body.data == null) throw new GraphQLRequestError(`HTTP ${response.status} without data`, undefined);
@@ -76,7 +97,8 @@ export function createExecutor(baseUrl: string, apiKey: string) {
 }
 
 export async function graphqlExample(baseUrl: string, apiKey: string) {
-  const execute = createExecutor(baseUrl, apiKey);
+  const warnings: Warning[] = [];
+  const execute = createExecutor(baseUrl, apiKey, (warning) => warnings.push(warning));
 
   const input: VariablesOf<typeof CreatePet>['input'] = { name: 'Rex (GraphQL example)', categoryId: 1, status: 'pending' };
   const { createPet: pet } = await execute(CreatePet, { input });
@@ -114,11 +136,19 @@ export async function graphqlExample(baseUrl: string, apiKey: string) {
     after = events.at(-1)!.id;
   }
 
+  const { createWebhookEndpoint: hook } = await execute(CreateWebhook, {
+    input: { url: 'https://93.184.215.14/animal-store-example', types: ['order.created', 'order.updated'] },
+  });
+  const { deleteWebhookEndpoint: removed } = await execute(DeleteWebhook, { id: hook.id });
+
   return {
     created: pet,
     listed: { count: pets.length, includesCreated: pets.some((p) => p.id === pet.id) },
     orderEvents,
+    webhook: { secret: hook.secret.slice(0, 6), types: hook.types, deleted: removed.id === hook.id },
     fetched,
+    // The deprecated field says so at run time too: a warning naming it and its removal date.
+    deprecated: warnings.filter((w) => w.code === 'DEPRECATED_FIELD').map(({ field, sunset }) => ({ field, sunset })),
     error,
     sale: {
       placed: order.status,

@@ -9,7 +9,12 @@ import { runDirectly } from './run-directly.js';
 
 export async function restExample(baseUrl: string, apiKey: string) {
   // The document's only server is the relative `/v1`, so the client needs the absolute prefix itself.
-  const client = createClient<paths>({ baseUrl: `${baseUrl}/v1`, headers: { Authorization: `Bearer ${apiKey}` } });
+  // Errors come as the Error body, or as problem details to a client that asks: each client names the
+  // media type it reads, so its `error` has that one type.
+  const client = createClient<paths, 'application/json'>({ baseUrl: `${baseUrl}/v1`, headers: { Authorization: `Bearer ${apiKey}` } });
+  const problems = createClient<paths, 'application/problem+json'>({
+    baseUrl: `${baseUrl}/v1`, headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/problem+json' },
+  });
 
   // `status` is optional because NewPet gives it a default (see --default-non-nullable in package.json);
   // `pending` here keeps the filtered list below short.
@@ -27,6 +32,10 @@ export async function restExample(baseUrl: string, apiKey: string) {
   // The type says `number`; the 1..100 range lives only in the document, so the server is what refuses 0.
   const refused = await client.GET('/pets', { params: { query: { limit: 0 } } });
   if (!refused.error) throw new Error('listPets accepted limit=0');
+  // The same refusal as RFC 9457 problem details, typed by the document's Problem schema.
+  const asProblem = await problems.GET('/pets', { params: { query: { limit: 0 } } });
+  const problem = asProblem.error;
+  if (!problem) throw new Error('listPets accepted limit=0');
 
   // Sell an animal: order it, then approve and deliver the order; the animal follows.
   const forSale = await client.POST('/pets', { body: { name: 'Bella (REST example)', categoryId: 1 } });
@@ -54,14 +63,28 @@ export async function restExample(baseUrl: string, apiKey: string) {
     after = events.data.at(-1)!.id;
   }
 
+  // A webhook endpoint: its secret comes once, typed; an address given as one needs no DNS to be checked.
+  const hook = await client.POST('/webhooks', { body: { url: 'https://93.184.215.14/animal-store-example', types: ['pet.created', 'pet.deleted'] } });
+  if (!hook.data) throw new Error(`createWebhookEndpoint failed: ${hook.error?.code} ${hook.error?.message}`);
+  const hooks = await client.GET('/webhooks');
+  const removed = await client.DELETE('/webhooks/{endpointId}', { params: { path: { endpointId: hook.data.id } } });
+
   return {
     created: pet,
     feed: heard && { type: heard.type, pet: heard.pet },
+    webhook: {
+      secret: hook.data.secret.slice(0, 6), types: hook.data.types, listed: hooks.data?.some((h) => h.id === hook.data.id),
+      deleted: removed.response.status,
+    },
     listed: { count: listed.data.length, includesCreated: listed.data.some((p) => p.id === pet.id) },
     fetched: fetched.data,
     // The deprecated operation says so at run time too, not only in the document.
     deprecated: { deprecation: fetched.response.headers.get('Deprecation'), sunset: fetched.response.headers.get('Sunset') },
     error: { httpStatus: refused.response.status, code: refused.error.code, message: refused.error.message },
+    problem: {
+      contentType: asProblem.response.headers.get('Content-Type'), type: problem.type, title: problem.title, code: problem.code,
+      instanceIsRequestId: problem.instance === asProblem.response.headers.get('X-Request-Id'),
+    },
     sale: {
       placed: order.data.status,
       location: order.response.headers.get('Location'),

@@ -1,6 +1,7 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import { createAuthenticator } from './auth/authenticate.js';
 import { hasKey, useIdentify, useRequireKey } from './auth/use-auth.js';
+import { useScopes } from './auth/use-scopes.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { apiKeyStore } from './db/api-keys.js';
@@ -30,7 +31,9 @@ import { useReadYourWrites } from './reads/use-read-your-writes.js';
 import { log } from './log.js';
 import { createHealth } from './ops/health.js';
 import { createMetrics, eventMetrics } from './ops/metrics.js';
+import { deprecatedCallLog } from './ops/deprecated-calls.js';
 import { metricsEndpoint, useGraphQLMetrics, useMetrics } from './ops/use-metrics.js';
+import { useDeprecations } from './ops/use-deprecations.js';
 import { useRequestLog } from './ops/use-request-log.js';
 import { graphiqlPage } from './pages/graphiql.js';
 import { restDocs } from './pages/rest-docs.js';
@@ -51,7 +54,9 @@ import { createRest } from './rest/surface.js';
 import type { Context } from './schema/builder.js';
 import { schema } from './schema/index.js';
 import { Loaders } from './schema/loaders.js';
+import { fieldUses } from './schema/requirements.js';
 import { createStreamSlots } from './streams/stream-slots.js';
+import type { Tracing } from './tracing/start.js';
 import { webhookAdmin } from './webhooks/admin.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
 import { useStreams } from './streams/use-streams.js';
@@ -71,13 +76,19 @@ export interface AppOptions {
   readonly clock?: Clock;
   /** Steps added just before the surfaces, inside the error boundary: tests make one fail on purpose. */
   readonly steps?: Step[];
+  /**
+   * Traces, started before the app's modules were loaded (main.ts) when the OTEL_* variables ask for
+   * them; close() shuts them down. Without it, nothing of tracing is assembled: no span, no wrapper, no
+   * check per request.
+   */
+  readonly tracing?: Tracing;
 }
 
 /** How often each instance reads the outbox without a wake-up: the longest a lost wake-up delays an event. */
 const OUTBOX_POLL_MS = 1_000;
 
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
-export async function createApp(config: Config, { clock = systemClock, steps = [] }: AppOptions = {}): Promise<App> {
+export async function createApp(config: Config, { clock = systemClock, steps = [], tracing }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
   const migrator = await createDataSource(config.database, { forMigrations: true }).initialize();
   try {
@@ -157,11 +168,15 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     return {
       pets: p, orders: o, events: streams, feed, webhooks, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
       keyId: request.caller?.kind === 'key' ? request.caller.key.id : undefined,
+      scopes: request.caller?.kind === 'key' ? request.caller.key.scopes : undefined,
       requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
     };
   };
-  const rest = createRest(schema, context, config.graphql);
-  const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics)]);
+  // What each call selects (its scopes, its deprecated fields): read from the schema once per route and document.
+  const uses = fieldUses(schema);
+  const rest = createRest(schema, context, config.graphql, uses, tracing?.execute);
+  const deprecatedCalls = deprecatedCallLog(keys, clock);
+  const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
   const health = createHealth(dataSource, redis, replicas);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = await graphiqlPage(GRAPHQL_PATH);
@@ -183,36 +198,41 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     },
   });
 
+  // With traces on, the steps that wait (on the key table, Redis, the idempotency records) get a span each.
+  const traced = tracing ? tracing.step : (step: Step) => step;
   const pipeline = createPipeline([
     // The request pipeline, in order; the response hooks run in the reverse order.
     useRouting(route),
-    useRequestLog(),
+    useRequestLog({ traceId: tracing?.traceId }),
     useMetrics(metrics),
     useSecurityHeaders(),
     useDraining(() => draining),
     useCors(config.corsOrigins),
     usePublicEndpoints('probe'),
-    useIdentify(authenticate, config.trustProxyHops),
+    traced(useIdentify(authenticate, config.trustProxyHops), 'key look-up'),
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
     graphql.operationStep,
-    useRateLimit(limits, config.limits, writes?.key),
+    traced(useRateLimit(limits, config.limits, writes?.key), 'limits'),
     usePublicEndpoints('page'),
     useRequireKey(),
     ...(replicas && writes ? [useReadYourWrites(prepared(dataSource), replicas, writes)] : []),
     useRejection(),
+    useScopes(({ endpoint, graphql: operation }) =>
+      rest.useOf(endpoint) ?? (operation && uses.ofOperation(operation.document, operation.params.operationName))),
+    useDeprecations(deprecatedCalls, metrics.deprecatedCalls),
     useStreams({
       slots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix, bound }),
       perKey: config.subscriptionsPerKey,
       authenticate,
       recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
     }),
-    useIdempotency(redis
+    traced(useIdempotency(redis
       ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
-      : databaseRecords(dataSource, () => clock.now())),
+      : databaseRecords(dataSource, () => clock.now())), 'idempotency'),
     ...steps,
   ]);
-  const handle = createServerAdapter<ServerContext>(pipeline);
+  const handle = createServerAdapter<ServerContext>(tracing ? tracing.requests(pipeline) : pipeline);
 
   // The outbox keeps each event for the retention; every instance prunes (a delete finds nothing twice).
   const prune = () => pruneEvents(prepared(dataSource), clock.now() - config.eventRetentionHours * 3_600_000)
@@ -237,10 +257,13 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       clearInterval(pruning);
       clearInterval(polling);
       await dispatcher.close();
+      await deprecatedCalls.close();
       await events.close();
       await redis?.close();
       await replicas?.close();
       await dataSource.destroy();
+      // Last: the spans of the final requests go out before the process ends.
+      await tracing?.shutdown();
     },
   };
 }

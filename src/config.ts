@@ -48,6 +48,19 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   readonly graphql: OperationLimits;
   readonly http: HttpLimits;
+  /** OpenTelemetry traces, when the standard OTEL_* variables ask for them; undefined: off, and nothing of it loaded. */
+  readonly tracing: TracingConfig | undefined;
+}
+
+/**
+ * Where spans go. The SDK reads the rest of the standard variables itself (OTEL_SERVICE_NAME,
+ * OTEL_RESOURCE_ATTRIBUTES, the endpoint, headers, timeouts, OTEL_TRACES_SAMPLER, OTEL_BSP_*).
+ */
+export interface TracingConfig {
+  /** An OTLP receiver (a collector, or a backend that takes OTLP), or stdout for a look while developing. */
+  readonly exporter: 'otlp' | 'console';
+  /** OTLP over HTTP only: protobuf (the specification's default) or JSON. */
+  readonly protocol: 'http/protobuf' | 'http/json';
 }
 
 export interface WebhookConfig {
@@ -179,11 +192,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('REQUEST_TIMEOUT_SECONDS must be at least HEADERS_TIMEOUT_SECONDS: the headers are part of the request');
   }
 
+  const tracing = tracingConfig(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host: env.HOST || undefined, database, redis, redisPrefix,
     logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
-    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, graphql, http,
+    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, graphql, http, tracing,
   });
 }
 
@@ -214,6 +229,32 @@ function replicaConfig(env: NodeJS.ProcessEnv, problems: string[]): ReplicaConfi
 }
 
 const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+const TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/**
+ * Traces are on when an exporter is named (OTEL_TRACES_EXPORTER) or an OTLP endpoint is given, unless
+ * OTEL_SDK_DISABLED is true or the exporter is `none`; off by default. Decided once, here: when off,
+ * main.ts loads nothing of OpenTelemetry, and the other OTEL_* variables (which an environment may set
+ * for every service it runs) are not this service's to judge. gRPC is refused rather than sent as HTTP
+ * to a gRPC port.
+ */
+function tracingConfig(env: NodeJS.ProcessEnv, problems: string[]): TracingConfig | undefined {
+  if (bool(env.OTEL_SDK_DISABLED?.toLowerCase(), 'OTEL_SDK_DISABLED', false, problems)) return undefined;
+  const endpoints = (['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const).filter((name) => env[name]);
+  if (!env.OTEL_TRACES_EXPORTER && endpoints.length === 0) return undefined;
+  const exporter = oneOf(env.OTEL_TRACES_EXPORTER, 'OTEL_TRACES_EXPORTER', TRACES_EXPORTERS, 'otlp', problems);
+  if (exporter === 'none') return undefined;
+  for (const name of endpoints) url(env[name]!, name, ['http:', 'https:'], problems);
+  const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const given = env[protocolName];
+  if (given === 'grpc') {
+    problems.push(`${protocolName}=grpc is not supported: OTLP goes over HTTP (http/protobuf or http/json)`);
+    return undefined;
+  }
+  return { exporter, protocol: oneOf(given, protocolName, OTLP_PROTOCOLS, 'http/protobuf', problems) };
+}
 
 const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
 

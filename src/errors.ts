@@ -5,6 +5,8 @@ import { GraphQLError, type ASTNode, type Source } from 'graphql';
 export const STATUS = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
+  // A restricted key calling outside its scopes.
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   // Events asked for after an id whose successors were pruned (past EVENT_RETENTION_HOURS).
   EVENTS_EXPIRED: 410,
@@ -41,6 +43,8 @@ export interface AppErrorOptions {
   /** What the refusal needs besides its body: Allow, Retry-After, WWW-Authenticate, Connection. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly input?: InputProblem;
+  /** Members a problem details body (RFC 9457) carries beyond the standard ones: a 429's `violated-policies`. */
+  readonly problem?: Readonly<Record<string, unknown>>;
   /** Where in the document the error is (a GraphQL client finds the failing field by it). */
   readonly nodes?: readonly ASTNode[] | ASTNode;
   readonly path?: readonly (string | number)[];
@@ -58,13 +62,15 @@ export type AppError = GraphQLError & {
   readonly extensions: { readonly code: ErrorCode; readonly status: number };
   readonly headers?: Readonly<Record<string, string>>;
   readonly input?: InputProblem;
+  readonly problem?: Readonly<Record<string, unknown>>;
 };
 
-export function appError(code: ErrorCode, message: string, { headers, input, ...place }: AppErrorOptions = {}): AppError {
+export function appError(code: ErrorCode, message: string, { headers, input, problem, ...place }: AppErrorOptions = {}): AppError {
   const error = createGraphQLError(message, { ...place, extensions: { code, status: STATUS[code] } });
   // Not enumerable: they are for the renderer, never part of a GraphQL error's JSON.
   if (headers) Object.defineProperty(error, 'headers', { value: headers });
   if (input) Object.defineProperty(error, 'input', { value: input });
+  if (problem) Object.defineProperty(error, 'problem', { value: problem });
   return error as AppError;
 }
 

@@ -1,12 +1,15 @@
 import './production.js';
 import { ConfigError, loadConfig } from './config.js';
 import { configureLog, log } from './log.js';
-import { serve } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   configureLog({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY) });
-  const running = await serve(config);
+  // Tracing's instrumentations patch mysql2 and ioredis as they load: the SDK starts before the server's
+  // modules are imported, and with traces off it is never loaded at all.
+  const tracing = config.tracing && (await import('./tracing/start.js')).startTracing(config.tracing);
+  const { serve } = await import('./server.js');
+  const running = await serve(config, { tracing });
   const { url } = running;
   log.info({
     url,

@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List animals in ascending `id` order, optionally filtered by availability status. */
+        /**
+         * List animals in ascending `id` order, optionally filtered by availability status.
+         * @description A restricted key needs the `pets:read` scope.
+         */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal. Answers with the stored record, including the assigned `id`. */
+        /**
+         * Add an animal. Answers with the stored record, including the assigned `id`.
+         * @description A restricted key needs the `pets:write` scope.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;
@@ -33,15 +39,23 @@ export interface paths {
          * Fetch one animal by its identifier.
          * @deprecated
          * @description Deprecated: Use `pets` with a `status` filter instead. This field will be removed on 2030-12-05.
+         *
+         *     A restricted key needs the `pets:read` scope.
          */
         get: operations["getPet"];
         put?: never;
         post?: never;
-        /** Remove an animal that has never been ordered; one with orders keeps its record (409 CONFLICT). */
+        /**
+         * Remove an animal that has never been ordered; one with orders keeps its record (409 CONFLICT).
+         * @description A restricted key needs the `pets:write` scope.
+         */
         delete: operations["deletePet"];
         options?: never;
         head?: never;
-        /** Change an animal's name or category. Answers with the changed record. */
+        /**
+         * Change an animal's name or category. Answers with the changed record.
+         * @description A restricted key needs the `pets:write` scope.
+         */
         patch: operations["updatePet"];
         trace?: never;
     };
@@ -52,10 +66,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders in ascending `id` order, optionally filtered by status. */
+        /**
+         * List orders in ascending `id` order, optionally filtered by status.
+         * @description A restricted key needs the `orders:read` scope.
+         */
         get: operations["listOrders"];
         put?: never;
-        /** Order an available animal: it becomes `pending`, in the same transaction. */
+        /**
+         * Order an available animal: it becomes `pending`, in the same transaction.
+         * @description A restricted key needs the `orders:write` scope.
+         */
         post: operations["placeOrder"];
         delete?: never;
         options?: never;
@@ -70,14 +90,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch one order by its identifier. */
+        /**
+         * Fetch one order by its identifier.
+         * @description A restricted key needs the `orders:read` scope.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Move an order on: its animal follows in the same transaction (`sold` when delivered, `available` when cancelled). A move the order's states do not allow is 409 CONFLICT. */
+        /**
+         * Move an order on: its animal follows in the same transaction (`sold` when delivered, `available` when cancelled). A move the order's states do not allow is 409 CONFLICT.
+         * @description A restricted key needs the `orders:write` scope.
+         */
         patch: operations["updateOrder"];
         trace?: never;
     };
@@ -88,7 +114,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The recorded changes, oldest first: to follow them, ask again with `after` set to the last event's id. A page holds only events no earlier event can still join, so going on after its last id misses none. Events are kept for a limited time (EVENT_RETENTION_HOURS); an `after` older than that is refused with EVENTS_EXPIRED. */
+        /**
+         * The recorded changes, oldest first: to follow them, ask again with `after` set to the last event's id. A page holds only events no earlier event can still join, so going on after its last id misses none. Events are kept for a limited time (EVENT_RETENTION_HOURS); an `after` older than that is refused with EVENTS_EXPIRED.
+         * @description A restricted key needs the `pets:read` and `orders:read` scopes.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -105,10 +134,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your key's webhook endpoints, oldest first. */
+        /**
+         * Your key's webhook endpoints, oldest first.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Send your key's events to a URL from now on. Answers with the signing secret, shown this once. A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT). */
+        /**
+         * Send your key's events to a URL from now on. Answers with the signing secret, shown this once. A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).
+         * @description A restricted key needs the `webhooks` scope.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -123,15 +158,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of your key's webhook endpoints. */
+        /**
+         * One of your key's webhook endpoints.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Stop sending to an endpoint, and forget it and its deliveries. */
+        /**
+         * Stop sending to an endpoint, and forget it and its deliveries.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change an endpoint's URL or event types, or disable and enable it. */
+        /**
+         * Change an endpoint's URL or event types, or disable and enable it.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -144,7 +188,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries. */
+        /**
+         * Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -159,7 +206,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's most recent deliveries, newest first. */
+        /**
+         * An endpoint's most recent deliveries, newest first.
+         * @description A restricted key needs the `webhooks` scope.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -178,7 +228,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one of an endpoint's deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it). */
+        /**
+         * Send one of an endpoint's deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it).
+         * @description A restricted key needs the `webhooks` scope.
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
@@ -193,7 +246,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your key's plan and the state of its windows. Free: it costs no point, and answers even when the budget is spent. */
+        /**
+         * Your key's plan and the state of its windows. Free: it costs no point, and answers even when the budget is spent.
+         * @description Every key may call it, restricted or not.
+         */
         get: operations["getRateLimit"];
         put?: never;
         post?: never;
@@ -217,7 +273,7 @@ export interface components {
             id: number;
             /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again. */
             secret: string;
-            /** @description The event types sent to it; empty (or omitted) for every type. */
+            /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
             url: string;
         };
@@ -266,7 +322,7 @@ export interface components {
         };
         /** @description An endpoint to send your key's events to. */
         NewWebhookEndpoint: {
-            /** @description The event types sent to it; empty (or omitted) for every type. */
+            /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
             /** @description An absolute https URL, at most 2048 characters, at a public address; no user or password. */
             url: string;
@@ -415,7 +471,7 @@ export interface components {
             enabled: boolean;
             /** Format: int64 */
             id: number;
-            /** @description The event types sent to it; empty (or omitted) for every type. */
+            /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
             /** @description An https URL (http where the service allows it) at a public address. */
             url: string;
@@ -423,9 +479,32 @@ export interface components {
         /** @description What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh. */
         WebhookEndpointChange: {
             enabled?: boolean;
-            /** @description The event types sent to it; empty (or omitted) for every type. */
+            /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
             url?: string;
+        };
+        /** @description RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`. */
+        Problem: {
+            /**
+             * Format: uri-reference
+             * @description `https://iana.org/assignments/http-problem-types#quota-exceeded` for a 429; `about:blank` otherwise (`code` says which problem).
+             */
+            type: string;
+            /** @description Short summary: the status phrase, or "Quota exceeded". */
+            title: string;
+            /** @description The HTTP status code of the response. */
+            status: number;
+            /** @description Human-readable description: the Error body's `message`. */
+            detail: string;
+            /** @description The request id, as in `X-Request-Id` and the service's logs. */
+            instance?: string;
+            /**
+             * @description Machine-readable error code, as in the Error body.
+             * @example FORBIDDEN
+             */
+            code: string;
+            /** @description A 429's refusing windows, named as in `RateLimit-Policy` (`minute`, `day`). */
+            "violated-policies"?: string[];
         };
         Error: {
             /**
@@ -453,6 +532,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The API key is missing, unknown, mistyped, expired or revoked. */
@@ -468,6 +548,23 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key is restricted to scopes, and the operation needs one it lacks (`FORBIDDEN`; the message names it). Ask for a key with that scope. */
+        Forbidden: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The requested resource could not be found. */
@@ -483,6 +580,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request (`REQUEST_TIMEOUT`) was not received within the server's time limits; the connection is closed. */
@@ -493,6 +591,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The store's rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running. */
@@ -509,6 +608,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The events after `after` are no longer kept (`EVENTS_EXPIRED`; kept for `EVENT_RETENTION_HOURS`): read the records again, then follow the feed from its newest event. */
@@ -524,6 +624,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is over 64 KiB. */
@@ -539,6 +640,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is not `application/json` (or, for a change, `application/merge-patch+json`). */
@@ -554,6 +656,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The `Idempotency-Key` was used with a different request (`IDEMPOTENCY_KEY_REUSED`): use a new key. */
@@ -569,6 +672,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description Over a rate limit (`RATE_LIMITED`), or the key is temporarily banned (`API_KEY_BANNED`). Retry after `Retry-After` seconds, backing off exponentially. */
@@ -585,6 +689,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request line and headers (`HEADERS_TOO_LARGE`) are over the server's limit; the connection is closed. */
@@ -595,6 +700,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description An unexpected error; the `X-Request-Id` header identifies it in the logs. */
@@ -610,6 +716,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The database is unreachable or too slow, or this instance is shutting down (then with `Retry-After`); retry shortly. */
@@ -626,6 +733,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
     };
@@ -695,6 +803,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -738,6 +847,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -780,6 +890,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -815,6 +926,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -859,6 +971,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -903,6 +1016,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -946,6 +1060,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -987,6 +1102,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -1030,6 +1146,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -1075,6 +1192,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             410: components["responses"]["EventsExpired"];
             429: components["responses"]["TooManyRequests"];
@@ -1109,6 +1227,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -1151,6 +1270,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1191,6 +1311,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -1226,6 +1347,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -1268,6 +1390,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1311,6 +1434,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -1353,6 +1477,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
@@ -1396,6 +1521,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];

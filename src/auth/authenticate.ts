@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { limitsOf, type Plan } from '../domain/plans.js';
+import { storedScopes, type Scope } from '../domain/scopes.js';
 import { log } from '../log.js';
 import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
 
@@ -13,6 +14,8 @@ export interface ActiveKey {
   readonly perDay: number;
   /** Unix ms at which it stops working, if it does. */
   readonly expiresAt?: number;
+  /** A restricted key's scopes; without them, it may call everything. */
+  readonly scopes?: ReadonlySet<Scope>;
 }
 
 export type Caller =
@@ -34,7 +37,11 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
   async function load(hash: string, now: number): Promise<ActiveKey | null> {
     const record = await keys.findByHash(hash);
     const key = record && !record.revokedAt
-      ? { id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record), ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}) }
+      ? {
+        id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record),
+        ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}),
+        ...(record.scopes !== null ? { scopes: storedScopes(record.scopes)! } : {}),
+      }
       : null;
     if (ttlSeconds > 0) {
       cache.delete(hash);

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { isPlan, PLAN_NAMES, PLANS } from '../domain/plans.js';
+import { isScope, scopeNames, SCOPES, scopesText, type Scope } from '../domain/scopes.js';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './keys.js';
 
 /** A mistake in what the operator asked for: shown as it is, exit code 2. */
@@ -17,6 +18,17 @@ export interface CreateKeyRequest {
   name?: string;
   /** When the key stops working; never, by default. */
   expiresAt?: Date;
+  /** What it may call (`pets:read,orders:read`, or space-separated); every scope when left out. */
+  scopes?: string;
+}
+
+/** An operator's list of scopes: each known, at least one (leaving the flag out gives every scope). */
+export function checkScopes(text: string): string {
+  const names = scopeNames(text);
+  if (names.length === 0) throw new KeyAdminError(`--scopes needs at least one of ${SCOPES.join(', ')}; leave it out for a key that may do everything`);
+  const unknown = names.filter((name) => !isScope(name));
+  if (unknown.length > 0) throw new KeyAdminError(`Unknown scope ${unknown.map((name) => `"${name}"`).join(', ')}: use ${SCOPES.join(', ')}`);
+  return scopesText(new Set(names as Scope[]));
 }
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -39,6 +51,7 @@ export function parseInstant(flag: string, raw: string, now = Date.now()): Date 
 /** Makes a key: the raw key is returned this once and stored only as its hash. */
 export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): Promise<{ key: string; record: ApiKeyRecord }> {
   const { plan, perMinute, perDay, name, expiresAt = null } = request;
+  const scopes = request.scopes === undefined ? null : checkScopes(request.scopes);
   if (!isPlan(plan)) throw new KeyAdminError(`Unknown plan "${plan}": use one of ${PLAN_NAMES.join(', ')}`);
   const custom = perMinute !== undefined || perDay !== undefined;
   if (plan === 'enterprise') {
@@ -57,13 +70,13 @@ export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): 
   const key = generateKey();
   const record = await store.create({
     hash: hashKey(key), prefix: displayPrefix(key), name: name ?? null, plan,
-    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null, expiresAt,
+    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null, expiresAt, scopes,
   });
   return { key, record };
 }
 
 /**
- * Rolls a key: a new one with the same plan, limits and name; the old one stops working when the
+ * Rolls a key: a new one with the same plan, limits, name and scopes; the old one stops working when the
  * overlap ends (at once with an overlap of 0), or sooner if it expires sooner.
  */
 export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: number, now = Date.now()) {
@@ -75,6 +88,7 @@ export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: nu
     plan: old.plan, name: old.name ?? undefined,
     ...(old.plan === 'enterprise' ? { perMinute: old.perMinute!, perDay: old.perDay! } : {}),
     ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}),
+    ...(old.scopes !== null ? { scopes: old.scopes } : {}),
   });
   // Whole seconds, as DATETIME keeps them: rounded up, so an overlap is never shorter than asked.
   const ends = new Date(Math.ceil((now + overlapMs) / 1000) * 1000);

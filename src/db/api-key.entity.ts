@@ -24,6 +24,11 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   /** Written at most once a minute, off the request's path. */
   lastUsedAt: Date | null;
+  /** What it may call, space-separated (domain/scopes.ts); null: everything. */
+  scopes: string | null;
+  /** Its calls of deprecated fields (REST or GraphQL), written in batches off the request's path. */
+  deprecatedCalls: number;
+  lastDeprecatedCallAt: Date | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
@@ -41,5 +46,8 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
     revokedAt: { name: 'revoked_at', type: 'datetime', nullable: true },
     expiresAt: { name: 'expires_at', type: 'datetime', nullable: true },
     lastUsedAt: { name: 'last_used_at', type: 'datetime', nullable: true },
+    scopes: { type: 'varchar', length: 255, nullable: true },
+    deprecatedCalls: { name: 'deprecated_calls', type: 'bigint', default: 0, transformer: bigintAsNumber },
+    lastDeprecatedCallAt: { name: 'last_deprecated_call_at', type: 'datetime', nullable: true },
   },
 });

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ApiKeyEntity, type ApiKeyRecord } from './api-key.entity.js';
 import { bounded } from './deadline.js';
 
-export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt'>;
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt' | 'deprecatedCalls' | 'lastDeprecatedCallAt'>;
 
 /** Every query about API keys. */
 export interface ApiKeyStore {
@@ -18,6 +18,8 @@ export interface ApiKeyStore {
   touch(id: number, at: Date): Promise<void>;
   /** What a key owns (its webhook endpoints) goes to the key that succeeds it. */
   handOver(fromId: number, toId: number): Promise<void>;
+  /** Adds calls of deprecated fields to a key's count; the last call's time only moves forward. */
+  addDeprecatedCalls(id: number, calls: number, lastAt: Date): Promise<void>;
 }
 
 export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
@@ -26,8 +28,9 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
     async create(key) {
       // Whole seconds: MySQL's DATETIME keeps no more, so what we return is what a later read gives.
       const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const { identifiers } = await bounded(dataSource, () => keys.insert({ ...key, createdAt, revokedAt: null, lastUsedAt: null }));
-      return { ...key, id: Number(identifiers[0]?.id), createdAt, revokedAt: null, lastUsedAt: null };
+      const unused = { revokedAt: null, lastUsedAt: null, deprecatedCalls: 0, lastDeprecatedCallAt: null };
+      const { identifiers } = await bounded(dataSource, () => keys.insert({ ...key, createdAt, ...unused }));
+      return { ...key, id: Number(identifiers[0]?.id), createdAt, ...unused };
     },
     findByHash: (hash) => bounded(dataSource, () => keys.findOneBy({ hash })),
     findById: (id) => bounded(dataSource, () => keys.findOneBy({ id })),
@@ -47,6 +50,15 @@ export function apiKeyStore(dataSource: DataSource): ApiKeyStore {
     },
     async handOver(fromId, toId) {
       await bounded(dataSource, () => dataSource.query('UPDATE webhook_endpoints SET key_id = ? WHERE key_id = ?', [toId, fromId]));
+    },
+    async addDeprecatedCalls(id, calls, lastAt) {
+      // CASE, not GREATEST: SQLite has no GREATEST, and a NULL would win MySQL's.
+      await bounded(dataSource, () => keys.createQueryBuilder().update()
+        .set({
+          deprecatedCalls: () => 'deprecated_calls + :calls',
+          lastDeprecatedCallAt: () => 'CASE WHEN last_deprecated_call_at IS NULL OR last_deprecated_call_at < :lastAt THEN :lastAt ELSE last_deprecated_call_at END',
+        })
+        .where('id = :id', { id, calls, lastAt }).execute());
     },
   };
 }

@@ -9,8 +9,9 @@ import { graphqlErrors, useErrorResults } from './errors.js';
 import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
-import { createOperationChecker } from './params.js';
+import { createOperationChecker, type OperationChecker } from './params.js';
 import { useGraphQLOperation } from './use-operation.js';
+import { useWarnings } from './warnings.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -60,9 +61,11 @@ export interface GraphQLSurface {
  * Yoga's server without the server adapter createYoga wraps it in: the path is already routed, the
  * request already counted and checked, so the adapter's plugin chain (its own routing by URLPattern,
  * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders.
+ * `observeChecks` wraps the operation checks (tracing, when on); by default they are left as they are.
  */
 export function createGraphQL(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, plugins: Plugin[] = [],
+  observeChecks: (check: OperationChecker) => OperationChecker = (check) => check,
 ): GraphQLSurface {
   const yoga = new YogaServer<ServerContext, object>({
     schema,
@@ -78,13 +81,13 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useJit(), ...plugins],
+    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(), ...plugins],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
   const get: Endpoint = { handle };
   const post: Endpoint = { body: ['application/json'], handle };
   return {
     routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },
-    operationStep: useGraphQLOperation(new Set([get, post]), createOperationChecker(limits)),
+    operationStep: useGraphQLOperation(new Set([get, post]), observeChecks(createOperationChecker(limits))),
   };
 }

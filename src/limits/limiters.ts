@@ -30,7 +30,11 @@ export type Verdict =
     /** The value of the subject's `read` key: null when it has none, undefined when Redis did not answer. */
     readonly read?: string | null;
   }
-  | { readonly allowed: false; readonly code: 'RATE_LIMITED' | 'API_KEY_BANNED'; readonly message: string; readonly headers: Record<string, string> };
+  | {
+    readonly allowed: false; readonly code: 'RATE_LIMITED' | 'API_KEY_BANNED'; readonly message: string; readonly headers: Record<string, string>;
+    /** The refusing windows, by the names the RateLimit fields give them (a ban refuses as the first window). */
+    readonly policies: readonly string[];
+  };
 
 type Outcome = { ok: boolean; res: RateLimiterRes };
 
@@ -109,10 +113,11 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
       code: 'API_KEY_BANNED',
       message: `This API key is banned for ${Math.ceil(ms / 1000)} s after ${config.banThreshold} refused requests; back off exponentially after a 429`,
       headers: refusalHeaders(policyOf(subject.windows[0]!), subject.windows.map(policyOf), ms, now),
+      policies: [subject.windows[0]!.name],
     };
   }
 
-  function limited(subject: Subject, w: Window, consumed: number, cost: number, ms: number, now: number): Verdict {
+  function limited(subject: Subject, w: Window, consumed: number, cost: number, ms: number, now: number, policies: readonly string[]): Verdict {
     const left = Math.max(0, w.limit - (consumed - cost));
     return {
       allowed: false,
@@ -121,6 +126,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
         ? `Rate limit exceeded: ${w.limit} requests per ${w.name}; retry after the Retry-After seconds`
         : `Rate limit exceeded: this operation costs ${cost} points (one per root field) and ${left} of ${w.limit} per ${w.name} remain; retry after the Retry-After seconds`,
       headers: refusalHeaders(policyOf(w), subject.windows.map(policyOf), ms, now),
+      policies,
     };
   }
 
@@ -198,7 +204,7 @@ export function createLimits(config: LimitsConfig, redis: RedisClient | undefine
     }
     // The request may go again when every refusing window has reset.
     const last = refused.reduce((a, b) => (b.at.msBeforeReset > a.at.msBeforeReset ? b : a));
-    return limited(subject, last.w, last.consumed, cost, last.at.msBeforeReset, now);
+    return limited(subject, last.w, last.consumed, cost, last.at.msBeforeReset, now, refused.map(({ w }) => w.name));
   }
 
   return { check };

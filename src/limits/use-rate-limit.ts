@@ -61,7 +61,7 @@ export function useRateLimit(limits: Limits, config: LimitsConfig, lastWriteKey?
       }
       serverContext.refusal = verdict.code;
       // Retry-After and the rest travel with every response of the request (onResponse).
-      throw appError(verdict.code, verdict.message);
+      throw appError(verdict.code, verdict.message, { problem: { 'violated-policies': verdict.policies } });
     },
     onResponse({ serverContext, response }) {
       for (const [name, value] of Object.entries(serverContext.rateLimitHeaders ?? {})) response.headers.set(name, value);

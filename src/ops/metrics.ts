@@ -37,6 +37,10 @@ export function createMetrics(dataSource: DataSource, replicas?: Replicas) {
       labelNames: ['path', 'reason'], registers,
     }),
     operations: new Counter({ name: 'graphql_operations_total', help: 'GraphQL operations on /graphql, by operation name and type', labelNames: ['operation', 'type'], registers }),
+    // Per key id (never the key), so operators can reach each client of a field before it is removed.
+    deprecatedCalls: new Counter({
+      name: 'deprecated_calls_total', help: 'Calls that used a deprecated field, by field (Query.pet) and key id', labelNames: ['field', 'key_id'], registers,
+    }),
     pool: new Gauge({
       name: 'db_pool_connections', help: 'MySQL pool connections by state (in_use, idle, waiting requests)', labelNames: ['state'], registers,
       collect() {

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { appError, isAppError, STATUS, type AppError, type ErrorCode } from '../errors.js';
 import { log } from '../log.js';
+import { problemDetails, PROBLEM_JSON, wantsProblemDetails } from './problem-details.js';
 import { Response } from './response.js';
 
 /**
@@ -54,8 +55,15 @@ export function errorResponse(error: AppError, body: unknown, contentType?: stri
 
 /** How a surface answers a refusal: its error shape, in the media type its client accepts. */
 export interface Surface {
-  renderError(error: AppError, request: Request): Response;
+  renderError(error: AppError, request: Request, requestId?: string): Response;
 }
 
-/** The Error body `{code, message, status}`: REST, the probes and the pages. */
-export const errorBodies: Surface = { renderError: (error) => errorResponse(error, errorBody(error)) };
+/**
+ * The Error body `{code, message, status}`: REST, the probes and the pages. A client that asks for
+ * `application/problem+json` gets RFC 9457 problem details instead.
+ */
+export const errorBodies: Surface = {
+  renderError: (error, request, requestId) => (wantsProblemDetails(request)
+    ? errorResponse(error, problemDetails(error, requestId), PROBLEM_JSON)
+    : errorResponse(error, errorBody(error))),
+};

@@ -39,7 +39,7 @@ const dispatch: Handler = (request, serverContext) => {
  * else is INTERNAL, its cause logged with the request id. The one place a refusal is rendered.
  */
 const answer = (error: unknown, request: Request, serverContext: ServerContext) =>
-  (serverContext.route?.surface ?? errorBodies).renderError(classify(error, serverContext.requestId), request);
+  (serverContext.route?.surface ?? errorBodies).renderError(classify(error, serverContext.requestId), request, serverContext.requestId);
 
 /** What the failed response already carried (request id, limits, CORS) is kept; its body and type are not. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);

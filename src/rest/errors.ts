@@ -1,6 +1,5 @@
 import { appError, type AppError } from '../errors.js';
-import { classify, errorBody, errorResponse, mostSevere } from '../pipeline/error-response.js';
-import type { Response } from '../pipeline/response.js';
+import { classify, mostSevere } from '../pipeline/error-response.js';
 import { BODY_ARGUMENT } from './routes.js';
 
 /** `categoryId`, `tags[0].name`: a field as the body has it, below the argument the body is. */
@@ -24,11 +23,10 @@ function restMessage({ input, message }: AppError): string {
 
 /**
  * SOFA's errorHandler: the errors of one request (a parameter SOFA could not read, or an execution's,
- * already classified by the executor, which knows the request id) answered as one Error body, the most
- * severe first, in REST's words.
+ * already classified by the executor, which knows the request id) become one error, the most severe, in
+ * REST's words. It is thrown, to be rendered where the request is known (the body its client accepts).
  */
-export function renderRestErrors(errors: readonly unknown[]): Response {
+export function throwRestErrors(errors: readonly unknown[]): never {
   const worst = mostSevere(errors.map((error) => classify(error)));
-  const worded = worst.input ? appError(worst.extensions.code, restMessage(worst), { headers: worst.headers }) : worst;
-  return errorResponse(worded, errorBody(worded));
+  throw worst.input ? appError(worst.extensions.code, restMessage(worst), { headers: worst.headers }) : worst;
 }

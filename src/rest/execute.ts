@@ -5,7 +5,7 @@ import { checkOperation } from '../graphql/operation-limits.js';
 import { classify } from '../pipeline/error-response.js';
 import type { Context } from '../schema/builder.js';
 
-type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
 /** The root field a route's fixed operation selects (SOFA builds one operation per route). */
 function rootField(document: DocumentNode): string {

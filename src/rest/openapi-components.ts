@@ -1,5 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { BODY_LIMIT_BYTES } from '../pipeline/body.js';
+import { PROBLEM_JSON } from '../pipeline/problem-details.js';
 
 export const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -7,6 +8,7 @@ export const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => 
 export const ERRORS: Record<string, [name: string, description: string]> = {
   400: ['BadRequest', 'The request is malformed: bad parameters, or a body with missing, invalid or unknown fields.'],
   401: ['Unauthenticated', 'The API key is missing, unknown, mistyped, expired or revoked.'],
+  403: ['Forbidden', 'The key is restricted to scopes, and the operation needs one it lacks (`FORBIDDEN`; the message names it). Ask for a key with that scope.'],
   404: ['NotFound', 'The requested resource could not be found.'],
   409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
   410: ['EventsExpired', 'The events after `after` are no longer kept (`EVENTS_EXPIRED`; kept for `EVENT_RETENTION_HOURS`): read the records again, then follow the feed from its newest event.'],
@@ -71,6 +73,26 @@ export function components(): OpenAPIV3.ComponentsObject {
       },
     },
     schemas: {
+      Problem: {
+        type: 'object',
+        description: 'RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`.',
+        required: ['type', 'title', 'status', 'detail', 'code'],
+        properties: {
+          type: {
+            type: 'string', format: 'uri-reference',
+            description: '`https://iana.org/assignments/http-problem-types#quota-exceeded` for a 429; `about:blank` otherwise (`code` says which problem).',
+          },
+          title: { type: 'string', description: 'Short summary: the status phrase, or "Quota exceeded".' },
+          status: { type: 'integer', description: 'The HTTP status code of the response.' },
+          detail: { type: 'string', description: 'Human-readable description: the Error body\'s `message`.' },
+          instance: { type: 'string', description: 'The request id, as in `X-Request-Id` and the service\'s logs.' },
+          code: { type: 'string', description: 'Machine-readable error code, as in the Error body.', example: 'FORBIDDEN' },
+          'violated-policies': {
+            type: 'array', items: { type: 'string' },
+            description: 'A 429\'s refusing windows, named as in `RateLimit-Policy` (`minute`, `day`).',
+          },
+        },
+      },
       Error: {
         type: 'object',
         required: ['code', 'message', 'status'],
@@ -87,7 +109,7 @@ export function components(): OpenAPIV3.ComponentsObject {
       headers: BEFORE_LIMITS.has(status) ? { 'X-Request-Id': ref('headers', 'X-Request-Id') }
         : status === '429' || status === '503' || status === '409' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
           : RATE_LIMIT_HEADERS,
-      content: { 'application/json': { schema: ref('schemas', 'Error') } },
+      content: { 'application/json': { schema: ref('schemas', 'Error') }, [PROBLEM_JSON]: { schema: ref('schemas', 'Problem') } },
     }])),
   };
 }

@@ -24,6 +24,19 @@ Every operation needs an API key: \`Authorization: Bearer <key>\` (the scheme in
 unknown, mistyped (its checksum does not match), expired or revoked key gets \`401 UNAUTHENTICATED\` with
 \`WWW-Authenticate: Bearer\`; the message says which.
 
+A key may be restricted to scopes: \`pets:read\`, \`pets:write\`, \`orders:read\`, \`orders:write\`,
+\`webhooks\` (a key without them may call everything). Each operation says which it needs
+(\`x-required-scopes\`); a call outside the key's scopes is \`403 FORBIDDEN\`, its message naming the
+missing scope, and costs its point like any call. The event feed needs both read scopes; a webhook
+endpoint hears only the events of records its key may read.
+
+## Errors
+Every error has the body \`{code, message, status}\`. A client that sends
+\`Accept: application/problem+json\` gets RFC 9457 problem details instead: \`type\`, \`title\`,
+\`status\`, \`detail\` (the message), \`instance\` (the request id) and \`code\`; a 429 is of the type
+\`https://iana.org/assignments/http-problem-types#quota-exceeded\` and names its refusing windows in
+\`violated-policies\`.
+
 ## Rate limits
 Each key has two fixed windows, a minute (reset at every whole minute) and a day (reset at 00:00 UTC), by
 plan:

@@ -2,6 +2,7 @@ import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { PAGE_SIZE } from '../domain/ids.js';
 import { lifecycleOf } from '../schema/extensions.js';
+import { fieldUses, type FieldUse } from '../schema/requirements.js';
 import { components, ERRORS, RATE_LIMIT_HEADERS, ref } from './openapi-components.js';
 import { DESCRIPTION } from './openapi-description.js';
 import { withoutRefSiblings } from './openapi-refs.js';
@@ -12,8 +13,10 @@ type Operation = OpenAPIV3.OperationObject;
 type Schema = OpenAPIV3.SchemaObject;
 
 /** Which errors each operation can answer with, beyond those every operation can. */
-function errorStatuses({ route, field }: RoutedField): number[] {
+function errorStatuses({ route, field }: RoutedField, use: FieldUse): number[] {
   const statuses = new Set([400, 401, 408, 429, 431, 500, 503, ...(route.errors ?? [])]);
+  // Only the quota look-up needs no scope: it answers every key.
+  if (use.scopes.size > 0) statuses.add(403);
   if (bodyTypesOf(route, field)) [413, 415].forEach((s) => statuses.add(s));
   if (takesIdempotencyKey(route)) [409, 422].forEach((s) => statuses.add(s));
   if (route.path.includes(':')) statuses.add(404);
@@ -22,17 +25,18 @@ function errorStatuses({ route, field }: RoutedField): number[] {
 
 const SUCCESS: Record<string, string> = { 201: 'Created: the stored record, with its assigned `id`.' };
 
-function completeOperation(operation: Operation, routed: RoutedField): void {
+function completeOperation(operation: Operation, routed: RoutedField, use: FieldUse): void {
   const { route, field } = routed;
   const lifecycle = lifecycleOf(field.extensions);
+  const scopes = [...use.scopes.keys()];
   operation.operationId = route.operationId;
   operation.summary = field.description ?? undefined;
-  if (field.deprecationReason) {
-    operation.deprecated = true;
-    operation.description = `Deprecated: ${field.deprecationReason}`;
-  } else {
-    delete operation.description;
-  }
+  const scoped = scopes.length > 0
+    ? `A restricted key needs the ${scopes.map((s) => `\`${s}\``).join(' and ')} scope${scopes.length > 1 ? 's' : ''}.`
+    : 'Every key may call it, restricted or not.';
+  operation.description = field.deprecationReason ? `Deprecated: ${field.deprecationReason}\n\n${scoped}` : scoped;
+  (operation as Operation & { 'x-required-scopes'?: string[] })['x-required-scopes'] = scopes;
+  if (field.deprecationReason) operation.deprecated = true;
 
   const bodyTypes = bodyTypesOf(route, field);
   if (bodyTypes) {
@@ -88,7 +92,7 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
     [status]: route.noContent
       ? { description: 'Done; no content.', headers }
       : { ...success, description: SUCCESS[status] ?? 'OK', headers },
-    ...Object.fromEntries(errorStatuses(routed).map((s) => [s, ref('responses', ERRORS[s]![0])])),
+    ...Object.fromEntries(errorStatuses(routed, use).map((s) => [s, ref('responses', ERRORS[s]![0])])),
   };
 }
 
@@ -99,12 +103,13 @@ function completeOperation(operation: Operation, routed: RoutedField): void {
 export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): Document {
   const doc = structuredClone(sofaDocument);
   const routes = routedFields(schema).map((routed) => ({ routed, path: routed.route.path.replace(/:(\w+)/g, '{$1}') }));
+  const uses = fieldUses(schema);
   // The spec's order (list, add, get) rather than SOFA's.
   doc.paths = Object.fromEntries(routes.map(({ path }) => [path, doc.paths[path]]));
   for (const { routed, path } of routes) {
     const operation = doc.paths[path]?.[routed.route.method.toLowerCase() as OpenAPIV3.HttpMethods];
     if (!operation) throw new Error(`SOFA made no operation for ${routed.key}`);
-    completeOperation(operation, routed);
+    completeOperation(operation, routed, uses.ofRoute(routed.typeName, routed.field));
   }
 
   const schemas = doc.components?.schemas ?? {};

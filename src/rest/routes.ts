@@ -69,6 +69,8 @@ export function bodyTypesOf(route: RestRoute, field: GraphQLField<unknown, unkno
 
 export interface RoutedField {
   readonly key: string;
+  /** `Query` or `Mutation`. */
+  readonly typeName: string;
   readonly route: RestRoute;
   readonly field: GraphQLField<unknown, unknown>;
 }
@@ -79,7 +81,7 @@ export function routedFields(schema: GraphQLSchema): RoutedField[] {
     const [typeName, fieldName = ''] = coordinate.split('.');
     const field = (typeName === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[fieldName];
     if (!field) throw new Error(`REST route ${coordinate} names no field of the schema`);
-    return { key: routeKey(route), route, field };
+    return { key: routeKey(route), route, field, typeName: typeName! };
   });
 }
 

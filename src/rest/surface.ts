@@ -8,13 +8,14 @@ import { MAX_SAFE_ID } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
 import type { ServerContext } from '../pipeline/context.js';
-import { errorBodies } from '../pipeline/error-response.js';
+import { classify, errorBodies } from '../pipeline/error-response.js';
 import { Response } from '../pipeline/response.js';
 import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import type { Reply } from '../schema/builder.js';
-import { lifecycleOf } from '../schema/extensions.js';
-import { renderRestErrors } from './errors.js';
-import { restExecutor } from './execute.js';
+import { lifecycleHeaders, lifecycleOf } from '../schema/extensions.js';
+import type { FieldUse, FieldUses } from '../schema/requirements.js';
+import { throwRestErrors } from './errors.js';
+import { restExecutor, type Execute } from './execute.js';
 import { restSchema } from './rest-schema.js';
 import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, REST_ROUTES, routedFields, routeKey, takesIdempotencyKey, type RestRoute } from './routes.js';
 
@@ -30,17 +31,23 @@ export interface RestSurface {
   readonly routes: SurfaceRoutes;
   /** SOFA's own OpenAPI document, before completion. */
   readonly sofaDocument: OpenAPIV3.Document;
+  /** What a route's call selects (its scopes, its deprecated fields); undefined for what is not a route. */
+  useOf(endpoint: Endpoint | undefined): FieldUse | undefined;
 }
 
-export function createRest(schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits): RestSurface {
+/** `observe` wraps the executor every route runs (tracing, when on); by default it is left as it is. */
+export function createRest(
+  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, uses: FieldUses,
+  observe: (execute: Execute) => Execute = (execute) => execute,
+): RestSurface {
   const sofa = useSofa({
     schema: restSchema(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
     context: (serverContext) => context(serverContext as unknown as ServerContext),
-    execute: restExecutor(limits) as never,
+    execute: observe(restExecutor(limits)) as never,
     // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
-    errorHandler: renderRestErrors as never,
+    errorHandler: throwRestErrors as never,
     swaggerUI: { endpoint: false },
     customScalars: {
       SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
@@ -51,10 +58,17 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: Serve
   });
   const handlers = routeHandlers(sofa);
   const paths: Record<string, Record<string, Endpoint>> = {};
-  for (const { key, route, field } of routedFields(schema)) {
-    (paths[`${REST_BASE}${route.path}`] ??= {})[route.method] = endpointOf(route, field, handlers.get(key)!);
+  const fieldUse = new Map<Endpoint, FieldUse>();
+  for (const { key, route, field, typeName } of routedFields(schema)) {
+    const endpoint = endpointOf(route, field, handlers.get(key)!);
+    (paths[`${REST_BASE}${route.path}`] ??= {})[route.method] = endpoint;
+    fieldUse.set(endpoint, uses.ofRoute(typeName, field));
   }
-  return { routes: { prefix: REST_BASE, surface: errorBodies, paths }, sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document };
+  return {
+    routes: { prefix: REST_BASE, surface: errorBodies, paths },
+    sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
+    useOf: (endpoint) => (endpoint ? fieldUse.get(endpoint) : undefined),
+  };
 }
 
 /**
@@ -64,9 +78,7 @@ export function createRest(schema: GraphQLSchema, context: (serverContext: Serve
  */
 function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, handler: SofaHandler): Endpoint {
   const lifecycle = lifecycleOf(field.extensions);
-  const lifecycleHeaders: [string, string][] = lifecycle
-    ? [['Deprecation', `@${Date.parse(lifecycle.deprecatedAt) / 1000}`], ['Sunset', new Date(lifecycle.sunsetAt).toUTCString()]]
-    : [];
+  const deprecation = lifecycle ? lifecycleHeaders(lifecycle) : [];
   return {
     body: bodyTypesOf(route, field),
     free: FREE_ROOT_FIELDS.has(field.name),
@@ -74,13 +86,19 @@ function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, han
     async handle(request, serverContext) {
       const { body, pathParams, pathname, search } = serverContext;
       const reply: Reply = serverContext.reply = {};
-      let response = await handler(body === undefined ? sofaRequest(request.url, search, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
+      let response: Response;
+      try {
+        response = await handler(body === undefined ? sofaRequest(request.url, search, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
+      } catch (error) {
+        // Rendered here, where the request (its Accept) is known, so the route's headers still follow.
+        response = errorBodies.renderError(classify(error, serverContext.requestId), request, serverContext.requestId);
+      }
       if (response.ok) {
         if (route.noContent) response = emptied(response);
         if (reply.next) response.headers.set('Link', nextLink(pathname, search, reply.next));
         if (route.location && reply.value) response.headers.set('Location', locationOf(route.location, reply.value as Record<string, unknown>));
       }
-      for (const [name, value] of lifecycleHeaders) response.headers.set(name, value);
+      for (const [name, value] of deprecation) response.headers.set(name, value);
       return response;
     },
   };

@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import type { Cursors } from '../domain/cursor.js';
 import type { ChangeEvents, EventFeed, EventType } from '../domain/events.js';
 import type { Quota } from '../domain/quota.js';
+import type { Scope } from '../domain/scopes.js';
 import type { WebhookAdmin } from '../domain/webhooks.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
@@ -34,6 +35,8 @@ export interface Context {
   readonly webhooks: WebhookAdmin;
   /** The calling key's id (every API call has one): what webhooks belong to. */
   readonly keyId?: number;
+  /** A restricted key's scopes (undefined: it may do everything): what its webhooks may hear. */
+  readonly scopes?: ReadonlySet<Scope>;
   readonly cursors: Cursors;
   /** Logged with anything unexpected a resolver throws. */
   readonly requestId?: string;

@@ -3,6 +3,7 @@ import { CHANGE_KINDS, type ChangeEvent, type OrderEvent, type PetEvent } from '
 import { pageSize } from '../domain/ids.js';
 import { isAppError, type AppError } from '../errors.js';
 import { builder, type Context } from './builder.js';
+import { needs } from './extensions.js';
 import { limitArgument } from './lists.js';
 import { Order, Pet } from './refs.js';
 
@@ -66,6 +67,7 @@ builder.subscriptionField('petChanged', (t) =>
   t.field({
     type: PetEventType,
     description: 'Every change to an animal, as it is committed, on any instance. Omit `petId` for every animal.',
+    extensions: needs('pets:read'),
     args: {
       petId: t.arg({ type: 'SafeInt', description: 'Only this animal.' }),
       after: t.arg({ type: 'SafeInt', description: AFTER_DESCRIPTION }),
@@ -84,6 +86,7 @@ builder.subscriptionField('orderChanged', (t) =>
   t.field({
     type: OrderEventType,
     description: 'Every change to an order, as it is committed, on any instance. Omit `orderId` for every order.',
+    extensions: needs('orders:read'),
     args: {
       orderId: t.arg({ type: 'SafeInt', description: 'Only this order.' }),
       after: t.arg({ type: 'SafeInt', description: AFTER_DESCRIPTION }),
@@ -103,6 +106,8 @@ builder.queryField('events', (t) =>
     description: 'The recorded changes, oldest first: to follow them, ask again with `after` set to the last event\'s id. '
       + 'A page holds only events no earlier event can still join, so going on after its last id misses none. '
       + 'Events are kept for a limited time (EVENT_RETENTION_HOURS); an `after` older than that is refused with EVENTS_EXPIRED.',
+    // The feed carries both kinds of record.
+    extensions: needs('pets:read', 'orders:read'),
     args: {
       after: t.arg({ type: 'SafeInt', description: 'Only events after this one. Omitted: from the oldest kept.' }),
       limit: t.arg.int(limitArgument('events')),

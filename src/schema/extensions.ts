@@ -3,6 +3,8 @@
  * document read these, so REST follows the schema without a table of its own.
  */
 
+import type { Scope } from '../domain/scopes.js';
+
 /** Marks a field GraphQL serves and REST does not (nested records: REST keeps the spec's flat shapes). */
 export const GRAPHQL_ONLY = { graphqlOnly: true } as const;
 
@@ -17,4 +19,18 @@ export interface FieldLifecycle {
 export const lifecycleOf = (extensions: Readonly<Record<string, unknown>> | null | undefined) =>
   extensions?.lifecycle as FieldLifecycle | undefined;
 
+/** Deprecation (RFC 9745, a structured date) and Sunset (RFC 8594, an HTTP date), as both surfaces send them. */
+export const lifecycleHeaders = ({ deprecatedAt, sunsetAt }: FieldLifecycle): [string, string][] =>
+  [['Deprecation', `@${Date.parse(deprecatedAt) / 1000}`], ['Sunset', new Date(sunsetAt).toUTCString()]];
+
 export const isGraphQLOnly = (extensions: Readonly<Record<string, unknown>> | null | undefined) => Boolean(extensions?.graphqlOnly);
+
+/**
+ * The scopes a restricted key needs to select the field: declared on the fields that read or change a
+ * record, each once; an operation (or a REST route, through SOFA) needs those of every field it selects.
+ * A field without them (the quota look-up, a record's own fields) needs none of its own.
+ */
+export const needs = (...scopes: Scope[]) => ({ scopes });
+
+export const scopesOf = (extensions: Readonly<Record<string, unknown>> | null | undefined) =>
+  (extensions?.scopes as readonly Scope[] | undefined) ?? [];

@@ -2,7 +2,8 @@ import type { EnumRef, ObjectRef } from '@pothos/core';
 import type { PageOf } from '../domain/cursor.js';
 import { PAGE_SIZE, pageSize } from '../domain/ids.js';
 import { builder, type Context } from './builder.js';
-import { GRAPHQL_ONLY } from './extensions.js';
+import type { Scope } from '../domain/scopes.js';
+import { GRAPHQL_ONLY, needs } from './extensions.js';
 
 /** The `limit` argument of every list, as both surfaces document it. */
 export const limitArgument = (what: string) => ({
@@ -66,6 +67,8 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   what: string;
   statusEnum: EnumRef<PothosTypes, S>;
   fetch: PageFetch<T, S>;
+  /** What a restricted key needs to read the records. */
+  scope: Scope;
 }) {
   const name = options.node.name;
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
@@ -85,7 +88,7 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   builder.queryField(options.field, (t) => t.field({
     type: ConnectionType,
     description: `Pages of ${options.what} in id order, with cursors: the same pages and cursors as the list.`,
-    extensions: GRAPHQL_ONLY,
+    extensions: { ...GRAPHQL_ONLY, ...needs(options.scope) },
     args: {
       first: t.arg.int({ defaultValue: PAGE_SIZE.default, description: `Records per page: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.` }),
       after: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),

@@ -1,7 +1,7 @@
 import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import type { OrderChange as Changed } from '../domain/stores.js';
 import { builder, type Context } from './builder.js';
-import { GRAPHQL_ONLY } from './extensions.js';
+import { GRAPHQL_ONLY, needs } from './extensions.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
@@ -26,7 +26,7 @@ Order.implement({
     pet: t.field({
       type: Pet,
       description: 'The animal ordered, as it is now (GraphQL only).',
-      extensions: GRAPHQL_ONLY,
+      extensions: { ...GRAPHQL_ONLY, ...needs('pets:read') },
       resolve: async (order, _args, { loaders }) => {
         const pet = await loaders.pet.load(order.petId);
         // An ordered pet cannot be deleted (the foreign key keeps it).
@@ -44,6 +44,7 @@ builder.queryField('orders', (t) =>
   t.field({
     type: [Order],
     description: 'List orders in ascending `id` order, optionally filtered by status.',
+    extensions: needs('orders:read'),
     args: {
       limit: t.arg.int(limitArgument('orders')),
       status: t.arg({ type: OrderStatusEnum, description: 'Only orders with this status. Omitted: no filter.' }),
@@ -55,7 +56,7 @@ builder.queryField('orders', (t) =>
 
 connectionField({
   field: 'ordersConnection', node: Order, list: 'orders', what: 'orders', statusEnum: OrderStatusEnum,
-  fetch: fetchOrders,
+  fetch: fetchOrders, scope: 'orders:read',
 });
 
 builder.queryField('order', (t) =>
@@ -63,6 +64,7 @@ builder.queryField('order', (t) =>
     type: Order,
     nullable: true,
     description: 'Fetch one order by its identifier.',
+    extensions: needs('orders:read'),
     args: { orderId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the order.' }) },
     resolve: async (_root, { orderId }, { orders }) => {
       const order = await orders.get(orderId);
@@ -96,6 +98,7 @@ builder.mutationField('placeOrder', (t) =>
   t.field({
     type: Order,
     description: 'Order an available animal: it becomes `pending`, in the same transaction.',
+    extensions: needs('orders:write'),
     args: { input: t.arg({ type: NewOrder, required: true, description: 'The order to place.' }) },
     resolve: async (_root, { input }, context) => tell(context, await context.orders.place(input)),
   }),
@@ -106,6 +109,7 @@ builder.mutationField('updateOrder', (t) =>
     type: Order,
     description: 'Move an order on: its animal follows in the same transaction (`sold` when delivered, '
       + '`available` when cancelled). A move the order\'s states do not allow is 409 CONFLICT.',
+    extensions: needs('orders:write'),
     args: {
       orderId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the order.' }),
       input: t.arg({ type: OrderChange, required: true, description: 'The status to move the order to.' }),

@@ -1,6 +1,6 @@
 import { checkName, checkPetChange, NAME_MAX_CHARACTERS, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
-import { GRAPHQL_ONLY, type FieldLifecycle } from './extensions.js';
+import { GRAPHQL_ONLY, needs, type FieldLifecycle } from './extensions.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
@@ -25,7 +25,7 @@ Pet.implement({
     orders: t.field({
       type: [Order],
       description: 'Every order placed for the animal, oldest first (GraphQL only).',
-      extensions: GRAPHQL_ONLY,
+      extensions: { ...GRAPHQL_ONLY, ...needs('orders:read') },
       resolve: (pet, _args, { loaders }) => loaders.ordersOfPet.load(pet.id),
     }),
   }),
@@ -38,6 +38,7 @@ builder.queryField('pets', (t) =>
   t.field({
     type: [Pet],
     description: 'List animals in ascending `id` order, optionally filtered by availability status.',
+    extensions: needs('pets:read'),
     args: {
       limit: t.arg.int(limitArgument('animals')),
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),
@@ -49,7 +50,7 @@ builder.queryField('pets', (t) =>
 
 connectionField({
   field: 'petsConnection', node: Pet, list: 'pets', what: 'animals', statusEnum: PetStatusEnum,
-  fetch: fetchPets,
+  fetch: fetchPets, scope: 'pets:read',
 });
 
 builder.queryField('pet', (t) =>
@@ -60,6 +61,7 @@ builder.queryField('pet', (t) =>
     deprecationReason: 'Use `pets` with a `status` filter instead. This field will be removed on 2030-12-05.',
     extensions: {
       lifecycle: { deprecatedAt: '2026-11-21T00:00:00Z', sunsetAt: '2030-12-05T00:00:00Z' } satisfies FieldLifecycle,
+      ...needs('pets:read'),
     },
     args: {
       petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }),
@@ -91,6 +93,7 @@ builder.mutationField('createPet', (t) =>
   t.field({
     type: Pet,
     description: 'Add an animal. Answers with the stored record, including the assigned `id`.',
+    extensions: needs('pets:write'),
     args: { input: t.arg({ type: NewPet, required: true, description: 'The animal to add.' }) },
     resolve: async (_root, { input }, { pets, events }) => {
       checkName(input.name);
@@ -114,6 +117,7 @@ builder.mutationField('updatePet', (t) =>
   t.field({
     type: Pet,
     description: 'Change an animal\'s name or category. Answers with the changed record.',
+    extensions: needs('pets:write'),
     args: {
       petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }),
       input: t.arg({ type: PetChange, required: true, description: 'The fields to change.' }),
@@ -131,6 +135,7 @@ builder.mutationField('deletePet', (t) =>
   t.field({
     type: Pet,
     description: 'Remove an animal that has never been ordered; one with orders keeps its record (409 CONFLICT).',
+    extensions: needs('pets:write'),
     args: { petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }) },
     resolve: async (_root, { petId }, { pets, events }) => {
       const pet = await pets.delete(petId);

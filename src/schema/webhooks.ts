@@ -1,9 +1,11 @@
-import type { EventType } from '../domain/events.js';
+import { EVENT_TYPES, type EventType } from '../domain/events.js';
+import { missingToHear } from '../domain/scopes.js';
 import { pageSize } from '../domain/ids.js';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
 import { WEBHOOK_URL_MAX } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
+import { needs } from './extensions.js';
 import { limitArgument } from './lists.js';
 import { statusEnum } from './status-enum.js';
 
@@ -18,7 +20,22 @@ const ownerOf = ({ keyId }: Context): number => {
   return keyId;
 };
 
-const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type.';
+/**
+ * The event types an endpoint of this key may hear: a restricted key's webhooks carry only the records
+ * it may read (403 FORBIDDEN naming the scope otherwise). Unknown types are the domain's to refuse.
+ */
+const hearable = ({ scopes }: Context, types: readonly string[] | null | undefined) => {
+  const known = (types ?? []).filter((type): type is EventType => (EVENT_TYPES as readonly string[]).includes(type));
+  if (!scopes || known.length !== (types ?? []).length) return types as EventType[] | null | undefined;
+  const [missing] = missingToHear(known, scopes);
+  if (missing) {
+    throw appError('FORBIDDEN', `This key may not hear ${missing.type} events: it needs the ${missing.scope} scope; name in "types" only the events of records it may read`);
+  }
+  return types as EventType[] | null | undefined;
+};
+
+const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
+  + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
@@ -89,6 +106,7 @@ const ENDPOINT_ID = { type: 'SafeInt', required: true, description: 'The identif
 
 builder.queryField('webhookEndpoints', (t) => t.field({
   type: [EndpointRef],
+  extensions: needs('webhooks'),
   description: 'Your key\'s webhook endpoints, oldest first.',
   resolve: (_root, _args, context) => context.webhooks.list(ownerOf(context)),
 }));
@@ -96,6 +114,7 @@ builder.queryField('webhookEndpoints', (t) => t.field({
 builder.queryField('webhookEndpoint', (t) => t.field({
   type: EndpointRef,
   nullable: true,
+  extensions: needs('webhooks'),
   description: 'One of your key\'s webhook endpoints.',
   args: { endpointId: t.arg(ENDPOINT_ID) },
   resolve: (_root, args, context) => context.webhooks.get(ownerOf(context), args.endpointId),
@@ -103,6 +122,7 @@ builder.queryField('webhookEndpoint', (t) => t.field({
 
 builder.queryField('webhookDeliveries', (t) => t.field({
   type: [DeliveryRef],
+  extensions: needs('webhooks'),
   description: 'An endpoint\'s most recent deliveries, newest first.',
   args: { endpointId: t.arg(ENDPOINT_ID), limit: t.arg.int(limitArgument('deliveries')) },
   resolve: (_root, args, context) => context.webhooks.deliveries(ownerOf(context), args.endpointId, pageSize(args.limit)),
@@ -110,23 +130,26 @@ builder.queryField('webhookDeliveries', (t) => t.field({
 
 builder.mutationField('createWebhookEndpoint', (t) => t.field({
   type: CreatedEndpointRef,
+  extensions: needs('webhooks'),
   description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once. '
     + 'A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).',
   args: { input: t.arg({ type: NewEndpoint, required: true }) },
-  resolve: (_root, { input }, context) => context.webhooks.create(ownerOf(context), { url: input.url, types: input.types as EventType[] | null | undefined }),
+  resolve: (_root, { input }, context) => context.webhooks.create(ownerOf(context), { url: input.url, types: hearable(context, input.types) }),
 }));
 
 builder.mutationField('updateWebhookEndpoint', (t) => t.field({
   type: EndpointRef,
+  extensions: needs('webhooks'),
   description: 'Change an endpoint\'s URL or event types, or disable and enable it.',
   args: { endpointId: t.arg(ENDPOINT_ID), input: t.arg({ type: EndpointChange, required: true }) },
   resolve: (_root, args, context) => context.webhooks.update(ownerOf(context), args.endpointId, {
-    url: args.input.url, types: args.input.types as EventType[] | null | undefined, enabled: args.input.enabled,
+    url: args.input.url, types: args.input.types === undefined ? undefined : hearable(context, args.input.types), enabled: args.input.enabled,
   }),
 }));
 
 builder.mutationField('deleteWebhookEndpoint', (t) => t.field({
   type: EndpointRef,
+  extensions: needs('webhooks'),
   description: 'Stop sending to an endpoint, and forget it and its deliveries.',
   args: { endpointId: t.arg(ENDPOINT_ID) },
   resolve: (_root, args, context) => context.webhooks.delete(ownerOf(context), args.endpointId),
@@ -134,6 +157,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) => t.field({
 
 builder.mutationField('testWebhookEndpoint', (t) => t.field({
   type: DeliveryRef,
+  extensions: needs('webhooks'),
   description: 'Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries.',
   args: { endpointId: t.arg(ENDPOINT_ID) },
   resolve: (_root, args, context) => context.webhooks.test(ownerOf(context), args.endpointId),
@@ -141,6 +165,7 @@ builder.mutationField('testWebhookEndpoint', (t) => t.field({
 
 builder.mutationField('redeliverWebhook', (t) => t.field({
   type: DeliveryRef,
+  extensions: needs('webhooks'),
   description: 'Send one of an endpoint\'s deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it).',
   args: { endpointId: t.arg(ENDPOINT_ID), deliveryId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the delivery.' }) },
   resolve: (_root, args, context) => context.webhooks.redeliver(ownerOf(context), args.endpointId, args.deliveryId),

@@ -34,8 +34,12 @@ describe('examples/rest-client.ts', () => {
     expect(summary.listed).toEqual({ count: expect.any(Number), includesCreated: true });
     expect(summary.fetched).toEqual(summary.created);
     expect(summary.feed).toEqual({ type: 'pet.created', pet: summary.created });
+    expect(summary.webhook).toEqual({ secret: 'whsec_', types: ['pet.created', 'pet.deleted'], listed: true, deleted: 204 });
     expect(summary.deprecated).toEqual({ deprecation: expect.stringMatching(/^@\d+$/), sunset: expect.stringMatching(/ 2030 /) });
     expect(summary.error).toEqual({ httpStatus: 400, code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
+    expect(summary.problem).toEqual({
+      contentType: 'application/problem+json', type: 'about:blank', title: 'Bad Request', code: 'BAD_REQUEST', instanceIsRequestId: true,
+    });
     expect(summary.sale).toEqual({
       placed: 'placed', location: expect.stringMatching(/^\/v1\/store\/orders\/\d+$/),
       delivered: { status: 'delivered', complete: true }, petStatus: 'sold', orderingAgain: 'CONFLICT',
@@ -51,7 +55,9 @@ describe('examples/graphql-client.ts', () => {
     expect(summary.listed).toEqual({ count: expect.any(Number), includesCreated: true });
     expect(summary.fetched).toEqual(summary.created);
     expect(summary.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('limit') });
+    expect(summary.deprecated).toEqual([{ field: 'Query.pet', sunset: '2030-12-05T00:00:00Z' }]);
     expect(summary.orderEvents).toEqual(['order.created placed', 'order.updated approved', 'order.updated delivered']);
+    expect(summary.webhook).toEqual({ secret: 'whsec_', types: ['order.created', 'order.updated'], deleted: true });
     expect(summary.sale).toEqual({
       placed: 'placed', petWhenPlaced: 'pending', delivered: { status: 'delivered', complete: true },
       petStatus: 'sold', petOrders: 1, orderingAgain: 'CONFLICT',
@@ -111,5 +117,12 @@ describe('running an example directly', () => {
     const result = await runExample(file, { API_URL: api.url, API_KEY: 'ask_not-a-key' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/UNAUTHENTICATED/);
+  });
+
+  it.each(['examples/rest-client.ts', 'examples/graphql-client.ts'])('%s exits non-zero naming the scope a restricted key lacks', async (file) => {
+    const { key } = await api.newKey('free', {}, 'pets:read');
+    const result = await runExample(file, { API_URL: api.url, API_KEY: key });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/FORBIDDEN.*pets:write/);
   });
 });

@@ -6,6 +6,11 @@ beforeAll(async () => { api = await startServer(); });
 afterAll(async () => { await api?.close(); });
 
 const CREATE = 'mutation Create($input: NewPet!) { createPet(input: $input) { id name categoryId status } }';
+/** What every operation that selects the deprecated Query.pet is told, beside its data. */
+const PET_DEPRECATED = {
+  code: 'DEPRECATED_FIELD', field: 'Query.pet', sunset: '2030-12-05T00:00:00Z',
+  message: 'Query.pet is deprecated and will be removed on 2030-12-05: Use `pets` with a `status` filter instead. This field will be removed on 2030-12-05.',
+};
 const LIST = 'query List($limit: Int, $status: PetStatus) { pets(limit: $limit, status: $status) { id name categoryId status } }';
 
 describe('POST /graphql', () => {
@@ -61,7 +66,7 @@ describe('POST /graphql', () => {
   it('fetches one pet with the deprecated pet(petId:) field', async () => {
     const { body } = await api.gql(CREATE, { input: { name: 'One', categoryId: 2 } });
     const res = await api.gql('query($id: SafeInt!) { pet(petId: $id) { id name } }', { id: body.data.createPet.id });
-    expect(res.body).toEqual({ data: { pet: { id: body.data.createPet.id, name: 'One' } } });
+    expect(res.body).toEqual({ data: { pet: { id: body.data.createPet.id, name: 'One' } }, extensions: { warnings: [PET_DEPRECATED] } });
   });
 
   it('answers NOT_FOUND for a pet that does not exist', async () => {
@@ -70,6 +75,7 @@ describe('POST /graphql', () => {
     expect(res.body).toEqual({
       data: { pet: null },
       errors: [{ message: 'Pet 123456789 not found', locations: [{ line: 1, column: 3 }], path: ['pet'], extensions: { code: 'NOT_FOUND', status: 404 } }],
+      extensions: { warnings: [PET_DEPRECATED] },
     });
   });
 

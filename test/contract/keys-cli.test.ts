@@ -35,8 +35,8 @@ describe('npm run keys', () => {
     // Its last use is written off the request's path: there, or about to be.
     const { lastUsed, ...rest } = row;
     expect(rest).toEqual({
-      id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000,
-      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expires: null, revoked: null,
+      id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000, scopes: 'all',
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expires: null, revoked: null, deprecatedCalls: 0, lastDeprecatedCall: null,
     });
     expect(lastUsed === null || /^\d{4}-/.test(lastUsed)).toBe(true);
     const table = await keys('list');
@@ -53,6 +53,32 @@ describe('npm run keys', () => {
     expect((await fetch(`${api.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     api.clock.advance(1_000);
     expect((await fetch(`${api.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+  });
+
+  it('create --scopes restricts the key; list shows its scopes; roll keeps them; an unknown scope is a usage error', async () => {
+    const created = await keys('create', '--plan', 'free', '--scopes', 'orders:read,pets:read');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('scopes pets:read orders:read');
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await fetch(`${api.url}/v1/pets`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${api.url}/v1/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).status).toBe(403);
+
+    const rolled = await keys('roll', key, '--overlap', '0');
+    expect(rolled.code).toBe(0);
+    const successor = rolled.stdout.trim().split('\n').at(-1)!;
+    const rows = JSON.parse((await keys('list', '--json')).stdout) as { prefix: string; scopes: string }[];
+    expect(rows.find((row) => row.prefix === key.slice(0, 12))?.scopes).toBe('pets:read orders:read');
+    expect(rows.find((row) => row.prefix === successor.slice(0, 12))?.scopes).toBe('pets:read orders:read');
+    const res = await fetch(`${api.url}/v1/store/orders`, { method: 'POST', headers: { authorization: `Bearer ${successor}`, 'content-type': 'application/json' }, body: '{}' });
+    expect([res.status, (await res.json()).code]).toEqual([403, 'FORBIDDEN']);
+
+    const unknown = await keys('create', '--plan', 'free', '--scopes', 'pets:read,pets:admin');
+    expect([unknown.code, unknown.stdout]).toEqual([2, '']);
+    expect(unknown.stderr).toContain('Unknown scope "pets:admin": use pets:read, pets:write, orders:read, orders:write, webhooks');
+    const empty = await keys('create', '--plan', 'free', '--scopes', ',');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--scopes needs at least one');
   });
 
   it('makes enterprise keys with their own limits', async () => {

@@ -35,6 +35,13 @@ export function checkContract(surface: 'rest' | 'graphql', answer: Answer, reque
     return;
   }
   if (answer.status < 400) return;
+  if (answer.headers.get('content-type')?.startsWith('application/problem+json')) {
+    // RFC 9457, asked for in Accept: the same code and status, the message as `detail`.
+    expect(body, where).toMatchObject({ type: expect.any(String), title: expect.any(String), status: answer.status, detail: expect.stringMatching(/\S/) });
+    expect(body.instance, where).toBe(answer.headers.get('x-request-id'));
+    expect(STATUS[body.code as ErrorCode], where).toBe(answer.status);
+    return;
+  }
   expect(answer.headers.get('content-type'), where).toMatch(/^application\/json/);
   expect(Object.keys(body ?? {}).sort(), where).toEqual(['code', 'message', 'status']);
   expect(body.status, where).toBe(answer.status);

@@ -7,6 +7,8 @@ export interface FuzzTarget {
   readonly pets: Awaited<ReturnType<typeof petCounter>>;
   /** The server client's key, for arbitraries that send it (or break it). */
   readonly key: string;
+  /** A key restricted to reading animals: every other call of it is 403 FORBIDDEN. */
+  readonly restrictedKey: string;
 }
 
 /** A server for a property test, started before the file's tests and closed after them. */
@@ -17,6 +19,7 @@ export function fuzzTarget(): FuzzTarget {
     target.api = await startServer({ limits: { anonymousPerMinute: 1_000_000 } });
     target.pets = await petCounter(target.api.store);
     target.key = target.api.headers.authorization!.slice('Bearer '.length);
+    target.restrictedKey = (await target.api.newKey('enterprise', { perMinute: 1_000_000, perDay: 1_000_000 }, 'pets:read')).key;
   });
   afterAll(async () => {
     await target.pets?.close();

@@ -26,8 +26,8 @@ export interface TestServer {
   del<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   /** POST /graphql. */
   gql<T = any>(query: string, variables?: object, headers?: Record<string, string>): Promise<Reply<T>>;
-  /** A new key on this server's store; `auth` is its Authorization header. */
-  newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }): Promise<{ key: string; id: number; auth: Record<string, string> }>;
+  /** A new key on this server's store (restricted to `scopes`, when given); `auth` is its Authorization header. */
+  newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }, scopes?: string): Promise<{ key: string; id: number; auth: Record<string, string> }>;
   /** Stops the server; the store stays (a restart test reuses it). */
   stop(): Promise<void>;
   /** Stops the server and deletes its store. */
@@ -43,6 +43,8 @@ export interface ServerOptions {
   clock?: TestClock;
   /** Steps added to the pipeline, just before the surfaces. */
   steps?: AppOptions['steps'];
+  /** Traces, started by the test before it imported this module (see tracing.test.ts). */
+  tracing?: AppOptions['tracing'];
 }
 
 /** The same loadConfig → serve as main.ts, on an ephemeral port of 127.0.0.1, with a store of its own. */
@@ -58,11 +60,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const loaded = loadConfig(env);
   const config: Config = { ...loaded, limits: { ...loaded.limits, ...options.limits } };
   const clock = options.clock ?? testClock();
-  const running: RunningServer = await serve(config, { clock, steps: options.steps });
+  const running: RunningServer = await serve(config, { clock, steps: options.steps, tracing: options.tracing });
 
   const admin = await createDataSource(config.database).initialize();
-  const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}) => {
-    const { key, record } = await createKey(apiKeyStore(admin), { plan, ...limits });
+  const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}, scopes = undefined) => {
+    const { key, record } = await createKey(apiKeyStore(admin), { plan, ...limits, ...(scopes !== undefined ? { scopes } : {}) });
     return { key, id: record.id, auth: { authorization: `Bearer ${key}` } };
   };
   const headers = (await newKey('enterprise', { perMinute: 1_000_000, perDay: 1_000_000 })).auth;

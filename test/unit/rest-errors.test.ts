@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { appError, type InputProblem } from '../../src/errors.js';
-import { renderRestErrors } from '../../src/rest/errors.js';
+import { appError, type AppError, type InputProblem } from '../../src/errors.js';
+import { errorBodies } from '../../src/pipeline/error-response.js';
+import { throwRestErrors } from '../../src/rest/errors.js';
+
+/** SOFA's errors as a REST client gets them: the error thrown, rendered as the Error body. */
+function renderRestErrors(errors: unknown[]): Response {
+  try {
+    throwRestErrors(errors);
+  } catch (error) {
+    return errorBodies.renderError(error as AppError, new Request('http://127.0.0.1/v1/pets'));
+  }
+}
 
 /** An input error as coerceVariables makes it: graphql-js's wording, the problem as data. */
 const inputError = (input: InputProblem, message = 'Variable "$input" got invalid value …; graphql-js wording') =>
@@ -13,7 +23,7 @@ const rendered = async (errors: unknown[]) => {
 
 const SAFE_INT = 'Expected an integer from 1 to 9007199254740991, got "5"';
 
-describe('renderRestErrors wording an input problem for a REST client', () => {
+describe('throwRestErrors wording an input problem for a REST client', () => {
   it.each<[string, InputProblem, string]>([
     ['a missing body field', { path: ['input', 'name'], problem: 'missing', detail: '' },
       'Missing required field "name" in the request body'],
@@ -36,7 +46,7 @@ describe('renderRestErrors wording an input problem for a REST client', () => {
   });
 });
 
-describe('renderRestErrors choosing and answering', () => {
+describe('throwRestErrors choosing and answering', () => {
   it('answers the most severe error among several, whatever their order', async () => {
     const missing = inputError({ path: ['input', 'name'], problem: 'missing', detail: '' });
     const conflict = appError('CONFLICT', 'Order 7 cannot go from "delivered" to "placed"; "delivered" is final');

@@ -14,7 +14,7 @@ describe('GraphQL, any operation (property)', () => {
       body: fc.oneof({ weight: 9, arbitrary: graphqlBody.map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: fc.string() }),
       headers: fc.oneof(
         { weight: 4, arbitrary: fc.constant({ authorization: `Bearer ${target.key}`, 'content-type': 'application/json' }) },
-        { weight: 1, arbitrary: clientHeaders(target.key) },
+        { weight: 1, arbitrary: clientHeaders(target.key, target.restrictedKey) },
       ),
       get: fc.boolean(),
     });

@@ -12,7 +12,7 @@ const request = () => fc.record({
   method: fc.constantFrom('GET', 'GET', 'POST', 'POST', 'PUT', 'PATCH', 'PATCH', 'DELETE', 'OPTIONS'),
   path: apiPath,
   query: queryString,
-  headers: clientHeaders(target.key),
+  headers: clientHeaders(target.key, target.restrictedKey),
   body: fc.option(bodyText, { nil: undefined }),
 });
 

@@ -8,9 +8,9 @@ const headerValue = fc.oneof(
 );
 
 /** The headers a client chooses, each perhaps absent, valid, malformed or hostile. */
-export const clientHeaders = (validKey: string) => fc.record({
+export const clientHeaders = (validKey: string, restrictedKey?: string) => fc.record({
   authorization: fc.oneof(
-    fc.constant(`Bearer ${validKey}`), fc.constantFrom('Bearer', 'Bearer ', 'Basic abc', `bearer ${validKey}`, `Bearer  ${validKey}`, `Bearer ${validKey}x`, 'Bearer ask_'),
+    fc.constant(`Bearer ${validKey}`), ...(restrictedKey ? [fc.constant(`Bearer ${restrictedKey}`)] : []), fc.constantFrom('Bearer', 'Bearer ', 'Basic abc', `bearer ${validKey}`, `Bearer  ${validKey}`, `Bearer ${validKey}x`, 'Bearer ask_'),
     headerValue.map((v) => `Bearer ${v}`), headerValue,
   ),
   'content-type': fc.oneof(
@@ -20,7 +20,8 @@ export const clientHeaders = (validKey: string) => fc.record({
   ),
   'x-request-id': headerValue,
   'x-forwarded-for': fc.oneof(fc.ipV4(), fc.ipV6(), headerValue, fc.constantFrom('1.2.3.4, 5.6.7.8', 'unknown', '')),
-  accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/graphql-response+json', 'text/plain', 'image/png'),
+  accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/graphql-response+json', 'text/plain', 'image/png',
+    'application/problem+json', 'application/json;q=0.5, application/problem+json', 'application/problem+json;q=0', 'APPLICATION/PROBLEM+JSON'),
   // A few repeated keys, so retries, reuses with other bodies and replays happen.
   'idempotency-key': fc.oneof(fc.constantFrom('retry-1', 'retry-2', 'retry-3'), headerValue),
   'last-event-id': fc.oneof(fc.constantFrom('1', '0', '01', '9007199254740992', ' 2 ', 'abc'), headerValue),
