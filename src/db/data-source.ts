@@ -7,6 +7,7 @@ import { ApiKeyEntity } from './api-key.entity.js';
 import { setDeadline } from './deadline.js';
 import { sessionMysql2, sessionStatements } from './mysql-session.js';
 import { TRACK_POSITIONS } from './positions.js';
+import { keepAlive } from './sqlite-lifetime.js';
 
 export const SQLITE_FILE = 'animal-store.sqlite';
 
@@ -63,6 +64,10 @@ export function createDataSource(database: DatabaseConfig, { forMigrations = fal
       // tried again a little later, without blocking (see deadline.ts).
       enableWAL: true,
       timeout: forMigrations ? 60_000 : 0,
+      prepareDatabase: keepAlive,
+      // Statements are kept for the life of the process (sqlite-lifetime.ts): one TypeORM evicted would be
+      // prepared again, and kept again. Its texts are the service's constants, so the cache stays small.
+      statementCacheSize: Number.MAX_SAFE_INTEGER,
     };
   const dataSource = new DataSource(options);
   if (!forMigrations) setDeadline(dataSource, database.statementTimeoutSeconds, database.kind === 'sqlite');

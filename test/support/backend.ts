@@ -7,6 +7,7 @@ import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config.js';
 import { createDataSource, SQLITE_FILE } from '../../src/db/data-source.js';
+import { keepAlive } from '../../src/db/sqlite-lifetime.js';
 
 /** Which store the contract tests of this vitest project run against. */
 export const backend = process.env.TEST_BACKEND === 'mysql' ? 'mysql' : 'embedded';
@@ -19,6 +20,13 @@ export interface Store {
   drop(): Promise<void>;
 }
 
+/** Another client of an embedded store's file, kept for the test process's life as the service keeps its own. */
+export function openSqlite(file: string): Database.Database {
+  const db = new Database(file);
+  keepAlive(db);
+  return db;
+}
+
 /** A store of its own for one server: a fresh SQLite directory, or a fresh MySQL database. */
 export async function freshStore(): Promise<Store> {
   if (backend === 'embedded') {
@@ -26,7 +34,7 @@ export async function freshStore(): Promise<Store> {
     return {
       env: { DATA_DIR: dir },
       async exec(sql) {
-        const db = new Database(join(dir, SQLITE_FILE));
+        const db = openSqlite(join(dir, SQLITE_FILE));
         try { db.exec(sql); } finally { db.close(); }
       },
       drop: async () => rmSync(dir, { recursive: true, force: true }),

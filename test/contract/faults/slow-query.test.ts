@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE } from '../../../src/db/data-source.js';
 import type { Step } from '../../../src/pipeline/pipeline.js';
-import { backend } from '../../support/backend.js';
+import { backend, openSqlite } from '../../support/backend.js';
 import { startServer, type TestServer } from '../../support/server.js';
 
 /** The requests marked `x-held` that have reached the surfaces: their statements go to the database next. */
@@ -20,7 +19,7 @@ afterAll(async () => { await api?.close(); });
 /** Another client of the same database takes the write lock on pets and keeps it until released. */
 async function holdWriteLock(): Promise<() => Promise<void>> {
   if (backend === 'embedded') {
-    const db = new Database(join(api.store.env.DATA_DIR!, SQLITE_FILE));
+    const db = openSqlite(join(api.store.env.DATA_DIR!, SQLITE_FILE));
     db.exec('BEGIN IMMEDIATE');
     return async () => { db.exec('ROLLBACK'); db.close(); };
   }
