@@ -27,10 +27,9 @@ export function useDeprecations(calls: DeprecatedCallLog, counter: Counter<'fiel
       if (serverContext.graphql) serverContext.warnings = deprecated.map(warningOf);
     },
     onResponse({ serverContext, response }) {
-      const deprecated = serverContext.fieldUse?.deprecated;
-      if (!serverContext.graphql || !deprecated?.length) return;
-      const first = deprecated.reduce((a, b) => (Date.parse(b.lifecycle.sunsetAt) < Date.parse(a.lifecycle.sunsetAt) ? b : a));
-      for (const [name, value] of lifecycleHeaders(first.lifecycle)) response.headers.set(name, value);
+      const first = serverContext.fieldUse?.firstSunset;
+      if (!serverContext.graphql || !first) return;
+      for (const [name, value] of lifecycleHeaders(first)) response.headers.set(name, value);
     },
   };
 }

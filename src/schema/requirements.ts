@@ -18,6 +18,8 @@ export interface FieldUse {
   /** Each scope, with the first field that needs it (for the refusal's message). */
   readonly scopes: ReadonlyMap<Scope, string>;
   readonly deprecated: readonly DeprecatedUse[];
+  /** The lifecycle of the deprecated field that goes first: the one the Deprecation and Sunset headers tell. */
+  readonly firstSunset?: FieldLifecycle;
 }
 
 const fieldsOf = (type: GraphQLNamedType | undefined | null): GraphQLFieldMap<unknown, unknown> | undefined =>
@@ -35,7 +37,10 @@ class Collector {
   }
 
   done(): FieldUse {
-    return { scopes: this.scopes, deprecated: [...this.deprecated.values()] };
+    const deprecated = [...this.deprecated.values()];
+    const first = deprecated.reduce<DeprecatedUse | undefined>(
+      (a, b) => (a && Date.parse(a.lifecycle.sunsetAt) <= Date.parse(b.lifecycle.sunsetAt) ? a : b), undefined);
+    return { scopes: this.scopes, deprecated, ...(first ? { firstSunset: first.lifecycle } : {}) };
   }
 }
 
