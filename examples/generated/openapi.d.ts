@@ -324,7 +324,7 @@ export interface components {
         NewWebhookEndpoint: {
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
-            /** @description An absolute https URL, at most 2048 characters, at a public address; no user or password. */
+            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url: string;
         };
         /** @description An order for one animal of the store. */
@@ -481,6 +481,7 @@ export interface components {
             enabled?: boolean;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
+            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url?: string;
         };
         /** @description RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`. */

@@ -37,6 +37,9 @@ const hearable = ({ scopes }: Context, types: readonly string[] | null | undefin
 const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
   + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
+const URL_DESCRIPTION = `An absolute https URL at a public address, no user or password; at most ${WEBHOOK_URL_MAX} characters `
+  + 'as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).';
+
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
   fields: (t) => ({
@@ -88,7 +91,7 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
 const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
   description: 'An endpoint to send your key\'s events to.',
   fields: (t) => ({
-    url: t.string({ required: true, description: `An absolute https URL, at most ${WEBHOOK_URL_MAX} characters, at a public address; no user or password.` }),
+    url: t.string({ required: true, description: URL_DESCRIPTION }),
     types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
   }),
 });
@@ -96,7 +99,7 @@ const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
 const EndpointChange = builder.inputType('WebhookEndpointChange', {
   description: 'What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh.',
   fields: (t) => ({
-    url: t.string(),
+    url: t.string({ description: URL_DESCRIPTION }),
     types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
     enabled: t.boolean(),
   }),
