@@ -137,7 +137,11 @@ builder.mutationField('createWebhookEndpoint', (t) => t.field({
   description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once. '
     + 'A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).',
   args: { input: t.arg({ type: NewEndpoint, required: true }) },
-  resolve: (_root, { input }, context) => context.webhooks.create(ownerOf(context), { url: input.url, types: hearable(context, input.types) }),
+  resolve: async (_root, { input }, context) => {
+    const made = await context.webhooks.create(ownerOf(context), { url: input.url, types: hearable(context, input.types) });
+    context.showsSecret?.(made.secret, { kind: 'webhookEndpoint', id: made.id });
+    return made;
+  },
 }));
 
 builder.mutationField('updateWebhookEndpoint', (t) => t.field({
