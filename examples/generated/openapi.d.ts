@@ -141,7 +141,7 @@ export interface paths {
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
-         * Send your key's events to a URL from now on. Answers with the signing secret, shown this once. A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).
+         * Send your key's events to a URL from now on. Answers with the signing secret, shown this once (a retry with the same `Idempotency-Key` gets the same answer, read from the endpoint; 409 CONFLICT once it is deleted). A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).
          * @description A restricted key needs the `webhooks` scope.
          */
         post: operations["createWebhookEndpoint"];
@@ -271,7 +271,7 @@ export interface components {
             enabled: boolean;
             /** Format: int64 */
             id: number;
-            /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again. */
+            /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` (24 h, while the endpoint exists). */
             secret: string;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];

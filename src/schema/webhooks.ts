@@ -61,7 +61,10 @@ const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string 
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    secret: t.exposeString('secret', { description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again.' }),
+    secret: t.exposeString('secret', {
+      description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` '
+        + '(24 h, while the endpoint exists).',
+    }),
   }),
 });
 
@@ -134,7 +137,8 @@ builder.queryField('webhookDeliveries', (t) => t.field({
 builder.mutationField('createWebhookEndpoint', (t) => t.field({
   type: CreatedEndpointRef,
   extensions: needs('webhooks'),
-  description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once. '
+  description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once (a retry with the same '
+    + '`Idempotency-Key` gets the same answer, read from the endpoint; 409 CONFLICT once it is deleted). '
     + 'A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).',
   args: { input: t.arg({ type: NewEndpoint, required: true }) },
   resolve: async (_root, { input }, context) => {
