@@ -11,6 +11,7 @@ export interface Withheld {
  * a placeholder: nothing a client wrote into the body (a URL, a name) can be taken for one.
  */
 export function withhold(body: string, shown: readonly { secret: string; home: SecretHome }[]): { body: string; withheld: Withheld[] } {
+  if (shown.length === 0) return { body, withheld: [] };
   const found: { index: number; length: number; home: SecretHome }[] = [];
   for (const { secret, home } of shown) {
     if (secret.length === 0) continue;
