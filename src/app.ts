@@ -23,7 +23,7 @@ import { createOutboxReader } from './events/outbox-reader.js';
 import { resumableEvents } from './events/resumable.js';
 import { createGraphQL, GRAPHQL_PATH } from './graphql/surface.js';
 import { databaseRecords, redisRecords } from './idempotency/records.js';
-import { useIdempotency } from './idempotency/use-idempotency.js';
+import { secretsShownIn, useIdempotency } from './idempotency/use-idempotency.js';
 import { createLimits } from './limits/limiters.js';
 import { quotaOf, useRateLimit } from './limits/use-rate-limit.js';
 import { lastWrites } from './reads/last-writes.js';
@@ -170,6 +170,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       keyId: request.caller?.kind === 'key' ? request.caller.key.id : undefined,
       scopes: request.caller?.kind === 'key' ? request.caller.key.scopes : undefined,
       requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
+      showsSecret: secretsShownIn(request),
     };
   };
   // What each call selects (its scopes, its deprecated fields): read from the schema once per route and document.
@@ -229,7 +230,9 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     }),
     traced(useIdempotency(redis
       ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
-      : databaseRecords(dataSource, () => clock.now())), 'idempotency'),
+      : databaseRecords(dataSource, () => clock.now()),
+    // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
+    (home) => webhookRecords.secretOf(home.id)), 'idempotency'),
     ...steps,
   ]);
   const handle = createServerAdapter<ServerContext>(tracing ? tracing.requests(pipeline) : pipeline);

@@ -141,7 +141,7 @@ export interface paths {
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
-         * Send your key's events to a URL from now on. Answers with the signing secret, shown this once. A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).
+         * Send your key's events to a URL from now on. Answers with the signing secret, shown this once (a retry with the same `Idempotency-Key` gets the same answer, read from the endpoint; 409 CONFLICT once it is deleted). A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).
          * @description A restricted key needs the `webhooks` scope.
          */
         post: operations["createWebhookEndpoint"];
@@ -271,7 +271,7 @@ export interface components {
             enabled: boolean;
             /** Format: int64 */
             id: number;
-            /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again. */
+            /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` (24 h, while the endpoint exists). */
             secret: string;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
@@ -324,7 +324,7 @@ export interface components {
         NewWebhookEndpoint: {
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
-            /** @description An absolute https URL, at most 2048 characters, at a public address; no user or password. */
+            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url: string;
         };
         /** @description An order for one animal of the store. */
@@ -481,6 +481,7 @@ export interface components {
             enabled?: boolean;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
+            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url?: string;
         };
         /** @description RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`. */

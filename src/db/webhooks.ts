@@ -81,6 +81,11 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
   return {
     list: (keyId: number) => within(async () => (await sql.all(`${ENDPOINT} WHERE key_id = ? ORDER BY id`, [keyId])).map((row) => publicEndpoint(toEndpoint(row)))),
     get: (keyId: number, id: number) => within(async () => publicEndpoint(await endpointOf(keyId, id))),
+    /** An endpoint's signing secret, kept here only: undefined once the endpoint is deleted. */
+    secretOf: (id: number) => within(async () => {
+      const [row] = await sql.all('SELECT secret FROM webhook_endpoints WHERE id = ?', [id]);
+      return row ? String(row.secret) : undefined;
+    }),
 
     /** A new endpoint, unless the key has `limit` already (counted in the same transaction). */
     create: (keyId: number, input: { url: string; types: readonly EventType[]; secret: string }, limit: number) => within(() => sql.transaction(async (tx) => {

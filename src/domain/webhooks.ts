@@ -51,6 +51,7 @@ export interface WebhookAdmin {
   redeliver(keyId: number, id: number, deliveryId: number): Promise<WebhookDelivery>;
 }
 
+/** The longest webhook URL, normalized: the size of `webhook_endpoints.url`. */
 export const WEBHOOK_URL_MAX = 2_048;
 
 /** The event types an endpoint takes: each known, none twice; none (or null) for every type. */
@@ -67,7 +68,8 @@ export function checkTypes(types: readonly string[] | null | undefined): EventTy
 
 /**
  * A webhook URL as given: absolute, `https` (or `http` where allowed), a host name or address, no user
- * or password, no fragment, at most WEBHOOK_URL_MAX characters. Where it points is checked apart.
+ * or password, no fragment, at most WEBHOOK_URL_MAX characters as given and as stored (its `href`, all
+ * ASCII: the column holds WEBHOOK_URL_MAX). Where it points is checked apart.
  */
 export function checkUrl(text: string, allowHttp: boolean): URL {
   if (text.length > WEBHOOK_URL_MAX) throw appError('BAD_REQUEST', `"url" must be at most ${WEBHOOK_URL_MAX} characters`);
@@ -84,6 +86,10 @@ export function checkUrl(text: string, allowHttp: boolean): URL {
   if (url.username || url.password) throw appError('BAD_REQUEST', '"url" must not carry a user name or password: authenticate by the signature');
   if (url.hash) throw appError('BAD_REQUEST', '"url" must not have a fragment');
   if (!url.hostname) throw appError('BAD_REQUEST', '"url" must name a host');
+  // What is stored is the normalized URL, which percent-encoding can make six times as long as the input.
+  if (url.href.length > WEBHOOK_URL_MAX) {
+    throw appError('BAD_REQUEST', `"url" must be at most ${WEBHOOK_URL_MAX} characters once normalized (percent-encoded), and is ${url.href.length}`);
+  }
   return url;
 }
 

@@ -2,12 +2,15 @@ import type { RedisClient } from '../redis/clients.js';
 import type { Deadline, FallbackReport } from '../redis/deadline.js';
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared.js';
+import type { Withheld } from './withheld.js';
 
 /** A stored first response: what a retry with the same key and body gets again. */
 export interface StoredResponse {
   readonly status: number;
   readonly body: string;
   readonly headers: Record<string, string>;
+  /** The secrets the body showed, cut out of it: a secret is kept only in its home, never in a record. */
+  readonly withheld?: readonly Withheld[];
 }
 
 export type Claim =

@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
+import type { SecretHome, SecretReader, ShowsSecret } from '../domain/secrets.js';
 import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
 import { Response } from '../pipeline/response.js';
-import type { IdempotencyRecords } from './records.js';
+import type { IdempotencyRecords, StoredResponse } from './records.js';
+import { restore, withhold } from './withheld.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
-    /** The Idempotency-Key this request claimed: its response is kept, or the claim released. */
-    idempotency?: { readonly id: string; readonly fingerprint: string };
+    /**
+     * The Idempotency-Key this request claimed: its response is kept, or the claim released. `shown`
+     * are the secrets the response shows once, which the kept response leaves out.
+     */
+    idempotency?: { readonly id: string; readonly fingerprint: string; readonly shown: { secret: string; home: SecretHome }[] };
   }
 }
 
@@ -31,14 +36,36 @@ const failed = (status: number, body: string, { graphql }: ServerContext) => {
   try { return Boolean((JSON.parse(body) as { errors?: unknown[] }).errors?.length); } catch { return true; }
 };
 
+/** What a resolver tells of a secret its response shows once, while this request holds a key; else nothing. */
+export function secretsShownIn(serverContext: ServerContext): ShowsSecret | undefined {
+  const held = serverContext.idempotency;
+  return held && ((secret, home) => { held.shown.push({ secret, home }); });
+}
+
+/** The first response again; its secrets read back from their homes (a deleted endpoint's is gone: 409). */
+async function replay({ status, body, headers, withheld }: StoredResponse, readSecret: SecretReader): Promise<Response> {
+  let whole = body;
+  if (withheld?.length) {
+    const restored = await restore(body, withheld, readSecret);
+    if ('gone' in restored) {
+      throw appError('CONFLICT', `The webhook endpoint this Idempotency-Key created (${restored.gone.id}) has been deleted since, and its secret with it: `
+        + 'the first answer cannot be given again; use a new key for a new request');
+    }
+    whole = restored.body;
+  }
+  return new Response(whole, { status, headers: { ...headers, 'Idempotent-Replayed': 'true' } });
+}
+
 /**
  * Safe retries. The first request with an Idempotency-Key claims it (per API key, shared by every
  * instance) and runs; its successful response is kept for 24 h and given again, with
  * `Idempotent-Replayed: true`, to a retry with the same key and body, which creates nothing. The same key
  * with another body is 422; a retry while the first still runs is 409. An error is not kept: the claim
  * is released, and the request may be tried again. Runs after the request was counted and checked.
+ * A secret the response shows once (a webhook's signing secret) is not kept with it: a replay reads it
+ * from where it lives (`readSecret`), so that it is at rest there only.
  */
-export function useIdempotency(records: IdempotencyRecords): Step {
+export function useIdempotency(records: IdempotencyRecords, readSecret: SecretReader): Step {
   const unavailable = (error: unknown): AppError => {
     log.warn({ err: error }, 'idempotency records unreachable');
     return appError('UNAVAILABLE', 'Idempotency-Key cannot be honoured right now; retry shortly');
@@ -53,7 +80,7 @@ export function useIdempotency(records: IdempotencyRecords): Step {
       const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
       return records.claim(id, fingerprint).then((claim) => {
         if (claim.claimed) {
-          serverContext.idempotency = { id, fingerprint };
+          serverContext.idempotency = { id, fingerprint, shown: [] };
         } else if (claim.fingerprint !== fingerprint) {
           throw appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request');
         } else if (!claim.response) {
@@ -61,9 +88,9 @@ export function useIdempotency(records: IdempotencyRecords): Step {
             headers: { 'Retry-After': '1' },
           });
         } else {
-          const { status, body, headers } = claim.response;
-          endResponse(new Response(body, { status, headers: { ...headers, 'Idempotent-Replayed': 'true' } }));
+          return replay(claim.response, readSecret).then(endResponse);
         }
+        return undefined;
       }, (error: unknown) => { throw unavailable(error); });
     },
     async onResponse({ response, serverContext }) {
@@ -78,7 +105,10 @@ export function useIdempotency(records: IdempotencyRecords): Step {
             const value = response.headers.get(name);
             return value === null ? [] : [[name, value]];
           }));
-          await records.complete(held.id, held.fingerprint, { status: response.status, body, headers });
+          const kept = withhold(body, held.shown);
+          await records.complete(held.id, held.fingerprint, {
+            status: response.status, body: kept.body, headers, ...(kept.withheld.length > 0 ? { withheld: kept.withheld } : {}),
+          });
         }
       } catch (error) {
         // The response stands; a retry then finds the claim until it expires (RUNNING_SECONDS).

@@ -3,6 +3,7 @@ import type { Cursors } from '../domain/cursor.js';
 import type { ChangeEvents, EventFeed, EventType } from '../domain/events.js';
 import type { Quota } from '../domain/quota.js';
 import type { Scope } from '../domain/scopes.js';
+import type { ShowsSecret } from '../domain/secrets.js';
 import type { WebhookAdmin } from '../domain/webhooks.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { Loaders } from './loaders.js';
@@ -40,6 +41,11 @@ export interface Context {
   readonly cursors: Cursors;
   /** Logged with anything unexpected a resolver throws. */
   readonly requestId?: string;
+  /**
+   * Told of each secret the answer shows once, and where it is kept, while an Idempotency-Key holds the
+   * answer: the kept answer leaves it out.
+   */
+  readonly showsSecret?: ShowsSecret;
   /** REST's: told the next page's cursor when a list may have more. */
   readonly reply?: Reply;
   /** The calling key's windows after this request was counted. */

@@ -37,6 +37,9 @@ const hearable = ({ scopes }: Context, types: readonly string[] | null | undefin
 const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
   + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
+const URL_DESCRIPTION = `An absolute https URL at a public address, no user or password; at most ${WEBHOOK_URL_MAX} characters `
+  + 'as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).';
+
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
   fields: (t) => ({
@@ -58,7 +61,10 @@ const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string 
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    secret: t.exposeString('secret', { description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again.' }),
+    secret: t.exposeString('secret', {
+      description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` '
+        + '(24 h, while the endpoint exists).',
+    }),
   }),
 });
 
@@ -88,7 +94,7 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
 const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
   description: 'An endpoint to send your key\'s events to.',
   fields: (t) => ({
-    url: t.string({ required: true, description: `An absolute https URL, at most ${WEBHOOK_URL_MAX} characters, at a public address; no user or password.` }),
+    url: t.string({ required: true, description: URL_DESCRIPTION }),
     types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
   }),
 });
@@ -96,7 +102,7 @@ const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
 const EndpointChange = builder.inputType('WebhookEndpointChange', {
   description: 'What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh.',
   fields: (t) => ({
-    url: t.string(),
+    url: t.string({ description: URL_DESCRIPTION }),
     types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
     enabled: t.boolean(),
   }),
@@ -131,10 +137,15 @@ builder.queryField('webhookDeliveries', (t) => t.field({
 builder.mutationField('createWebhookEndpoint', (t) => t.field({
   type: CreatedEndpointRef,
   extensions: needs('webhooks'),
-  description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once. '
+  description: 'Send your key\'s events to a URL from now on. Answers with the signing secret, shown this once (a retry with the same '
+    + '`Idempotency-Key` gets the same answer, read from the endpoint; 409 CONFLICT once it is deleted). '
     + 'A key has at most WEBHOOKS_PER_KEY endpoints (10 by default; past that 409 CONFLICT).',
   args: { input: t.arg({ type: NewEndpoint, required: true }) },
-  resolve: (_root, { input }, context) => context.webhooks.create(ownerOf(context), { url: input.url, types: hearable(context, input.types) }),
+  resolve: async (_root, { input }, context) => {
+    const made = await context.webhooks.create(ownerOf(context), { url: input.url, types: hearable(context, input.types) });
+    context.showsSecret?.(made.secret, { kind: 'webhookEndpoint', id: made.id });
+    return made;
+  },
 }));
 
 builder.mutationField('updateWebhookEndpoint', (t) => t.field({

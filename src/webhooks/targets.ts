@@ -3,7 +3,10 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { appError } from '../errors.js';
 
-/** Addresses a webhook may not reach (SSRF): each range with what it is, as a refusal names it. */
+/**
+ * Addresses a webhook may not reach (SSRF): each range with what it is, as a refusal names it. The first
+ * range that holds an address names it, so the narrower come before the wider.
+ */
 const RANGES: readonly [subnet: string, prefix: number, family: 'ipv4' | 'ipv6', what: string][] = [
   ['0.0.0.0', 8, 'ipv4', 'an unspecified address'],
   ['10.0.0.0', 8, 'ipv4', 'a private address'],
@@ -19,15 +22,32 @@ const RANGES: readonly [subnet: string, prefix: number, family: 'ipv4' | 'ipv6',
   ['203.0.113.0', 24, 'ipv4', 'a documentation address'],
   ['224.0.0.0', 4, 'ipv4', 'a multicast address'],
   ['240.0.0.0', 4, 'ipv4', 'a reserved address'],
+  ['192.88.99.0', 24, 'ipv4', 'a 6to4 relay address'],
   ['::', 128, 'ipv6', 'an unspecified address'],
   ['::1', 128, 'ipv6', 'a loopback address'],
+  // Every form that carries an IPv4 address inside an IPv6 one is refused whole, whatever the IPv4 one:
+  // where it leads depends on the host's tunnels, relays and translators, not on the address alone.
+  ['::', 96, 'ipv6', 'an IPv4-compatible address'],
   ['::ffff:0:0', 96, 'ipv6', 'an IPv4-mapped address'],
+  ['::ffff:0:0:0', 96, 'ipv6', 'an IPv4-translated (SIIT) address'],
   ['64:ff9b::', 96, 'ipv6', 'a NAT64 address'],
+  ['64:ff9b:1::', 48, 'ipv6', 'a NAT64 address'],
+  ['2001::', 32, 'ipv6', 'a Teredo address'],
+  ['2002::', 16, 'ipv6', 'a 6to4 address'],
   ['100::', 64, 'ipv6', 'a discard address'],
+  ['2001:2::', 48, 'ipv6', 'a benchmarking address'],
+  ['2001:10::', 28, 'ipv6', 'a reserved (ORCHID) address'],
+  ['2001:20::', 28, 'ipv6', 'a reserved (ORCHID) address'],
   ['2001:db8::', 32, 'ipv6', 'a documentation address'],
+  ['3fff::', 20, 'ipv6', 'a documentation address'],
   ['fc00::', 7, 'ipv6', 'a private (unique local) address'],
   ['fe80::', 10, 'ipv6', 'a link-local address'],
+  ['fec0::', 10, 'ipv6', 'a site-local address'],
   ['ff00::', 8, 'ipv6', 'a multicast address'],
+  // Public IPv6 unicast is 2000::/3 (IANA); the rest is reserved, whatever it may come to mean.
+  ['::', 3, 'ipv6', 'a reserved address'],
+  ['4000::', 2, 'ipv6', 'a reserved address'],
+  ['8000::', 1, 'ipv6', 'a reserved address'],
 ];
 const LISTS = RANGES.map(([subnet, prefix, family, what]) => {
   const list = new BlockList();
@@ -63,17 +83,21 @@ export async function checkTarget(url: URL): Promise<void> {
 /**
  * A DNS lookup for the connection that refuses what checkTarget refuses: the address a connection is
  * about to be made to is checked, not one resolved earlier. A literal address never reaches a lookup:
- * the sender checks it before connecting.
+ * the sender checks it before connecting. `resolve` is the system's resolver but in tests of the answers.
  */
-export const safeLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, found) => {
-    if (error) return callback(error, '', 4);
-    const entries = found as unknown as { address: string; family: number }[];
-    const refused = entries.map((entry) => [entry.address, refusedAddress(entry.address)] as const).find(([, what]) => what);
-    if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused[1]} (${refused[0]})`), { code: 'EREFUSEDADDRESS' }), '', 4);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, all: typeof entries) => void)(null, entries);
-    return callback(null, entries[0]!.address, entries[0]!.family);
-  });
-};
+export function refusingLookup(resolve: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, '', 4);
+      const entries = found as unknown as { address: string; family: number }[];
+      const refused = entries.map((entry) => [entry.address, refusedAddress(entry.address)] as const).find(([, what]) => what);
+      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused[1]} (${refused[0]})`), { code: 'EREFUSEDADDRESS' }), '', 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, all: typeof entries) => void)(null, entries);
+      return callback(null, entries[0]!.address, entries[0]!.family);
+    });
+  };
+}
+
+export const safeLookup: LookupFunction = refusingLookup();
 
 export { literal as addressOf };
