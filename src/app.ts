@@ -40,7 +40,7 @@ import { restDocs } from './pages/rest-docs.js';
 import { staticAsset } from './pages/static-asset.js';
 import type { ServerContext } from './pipeline/context.js';
 import { createPipeline, type Step } from './pipeline/pipeline.js';
-import { createRouter, type PublicEndpoint } from './pipeline/routing.js';
+import { createRouter, type PublicEndpoint, type Router } from './pipeline/routing.js';
 import { useCors } from './pipeline/use-cors.js';
 import { useDraining } from './pipeline/use-draining.js';
 import { takesBrowserPage, usePublicEndpoints } from './pipeline/use-public-endpoints.js';
@@ -66,6 +66,8 @@ export interface App {
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
   /** What the startup log tells the operator. */
   readonly backends: { readonly database: string; readonly rateLimits: string; readonly events: string };
+  /** Every path the service answers and its methods (HEAD wherever GET is), as the router built them. */
+  readonly routes: Router['paths'];
   /** From now on, refuse new requests (503, Retry-After) while those in flight finish. */
   drain(): void;
   close(): Promise<void>;
@@ -183,7 +185,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const graphiql = await graphiqlPage(GRAPHQL_PATH);
   let draining = false;
 
-  const route = createRouter({
+  const router = createRouter({
     api: [rest.routes, graphql.routes],
     // Answered before anything is counted: load balancers and scrapers probe often.
     probes: {
@@ -203,7 +205,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const traced = tracing ? tracing.step : (step: Step) => step;
   const pipeline = createPipeline([
     // The request pipeline, in order; the response hooks run in the reverse order.
-    useRouting(route),
+    useRouting(router.resolve),
     useRequestLog({ traceId: tracing?.traceId }),
     useMetrics(metrics),
     useSecurityHeaders(),
@@ -246,6 +248,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
 
   return {
     handle,
+    routes: router.paths,
     backends: {
       database: describeDatabase(config.database),
       rateLimits: redis ? `${redis.describe()} (shared by every instance)` : 'in process (set REDIS_URL to share limits between instances)',

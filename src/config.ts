@@ -241,7 +241,7 @@ const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
  * to a gRPC port.
  */
 function tracingConfig(env: NodeJS.ProcessEnv, problems: string[]): TracingConfig | undefined {
-  if (bool(env.OTEL_SDK_DISABLED?.toLowerCase(), 'OTEL_SDK_DISABLED', false, problems)) return undefined;
+  if (otelBoolean(env.OTEL_SDK_DISABLED, 'OTEL_SDK_DISABLED', problems)) return undefined;
   const endpoints = (['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const).filter((name) => env[name]);
   if (!env.OTEL_TRACES_EXPORTER && endpoints.length === 0) return undefined;
   const exporter = oneOf(env.OTEL_TRACES_EXPORTER, 'OTEL_TRACES_EXPORTER', TRACES_EXPORTERS, 'otlp', problems);
@@ -261,7 +261,8 @@ const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES']
 /** At most one topology; credentials and TLS apply to whichever is set, and mean nothing without one. */
 function redisConfig(env: NodeJS.ProcessEnv, problems: string[]): RedisConfig | undefined {
   const given = REDIS_TOPOLOGIES.filter((name) => env[name]);
-  const tls = bool(env.REDIS_TLS, 'REDIS_TLS', false, problems);
+  const tlsGiven = booleanSetting(env.REDIS_TLS, 'REDIS_TLS', problems);
+  const tls = tlsGiven ?? false;
   const callDeadlineMs = intInRange(env.REDIS_CALL_DEADLINE_MS, 'REDIS_CALL_DEADLINE_MS', 500, 10, 10_000, problems);
   const credentials = { ...(env.REDIS_USERNAME ? { username: env.REDIS_USERNAME } : {}), ...(env.REDIS_PASSWORD ? { password: env.REDIS_PASSWORD } : {}) };
   const sentinelOnly = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD'].filter((name) => env[name]);
@@ -284,7 +285,7 @@ function redisConfig(env: NodeJS.ProcessEnv, problems: string[]): RedisConfig | 
     if (parsed && (parsed.username || parsed.password) && (env.REDIS_USERNAME || env.REDIS_PASSWORD)) {
       problems.push('REDIS_URL carries credentials and REDIS_USERNAME or REDIS_PASSWORD is set too: give them one way');
     }
-    if (parsed?.protocol === 'rediss:' && env.REDIS_TLS === 'false') problems.push('REDIS_URL is rediss:// (TLS) and REDIS_TLS is false: give them one way');
+    if (parsed?.protocol === 'rediss:' && tlsGiven === false) problems.push('REDIS_URL is rediss:// (TLS) and REDIS_TLS is false: give them one way');
     topology = { kind: 'single', url: raw };
   } else if (given[0] === 'REDIS_SENTINELS') {
     const master = env.REDIS_SENTINEL_MASTER ?? '';
@@ -316,11 +317,47 @@ function hostPorts(raw: string, name: string, defaultPort: number, problems: str
   return list;
 }
 
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+/** How a refusal of a boolean setting names what it takes. */
+const BOOLEAN_WORDS = 'true or false (or 1/0, yes/no, on/off, in any case)';
+
+/**
+ * The one reader of on/off settings: the spellings operators write (`true`/`false`, `1`/`0`, `yes`/`no`,
+ * `on`/`off`), in any case, spaces around them ignored (an env file's trailing space). Unset or empty is
+ * undefined, as for every setting: the default applies. Any other word is `null`, for the caller to refuse.
+ */
+export function parseBoolean(raw: string | undefined): boolean | null | undefined {
+  const word = raw?.trim().toLowerCase();
+  if (!word) return undefined;
+  if (TRUE_WORDS.has(word)) return true;
+  return FALSE_WORDS.has(word) ? false : null;
+}
+
+/** A boolean setting as given (undefined when unset or refused), so a caller can tell "off" from "not said". */
+function booleanSetting(raw: string | undefined, name: string, problems: string[]): boolean | undefined {
+  const value = parseBoolean(raw);
+  if (value === null) problems.push(`${name} must be ${BOOLEAN_WORDS}, got "${raw}"`);
+  return value ?? undefined;
+}
+
 function bool(raw: string | undefined, name: string, fallback: boolean, problems: string[]): boolean {
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  problems.push(`${name} must be true or false, got "${raw}"`);
-  return fallback;
+  return booleanSetting(raw, name, problems) ?? fallback;
+}
+
+/**
+ * OpenTelemetry's own rule for its boolean variables (the specification's "Boolean value"): only `true`,
+ * in any case, is true, and an SDK must not read more spellings as true, so `1`, `yes` or `on` are not
+ * taken here either: every OpenTelemetry SDK beside this service would read them as false. Where the
+ * specification falls back to false with a warning, startup stops instead, naming the setting: a switch
+ * meant to turn traces off must not leave them on unnoticed.
+ */
+function otelBoolean(raw: string | undefined, name: string, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return false;
+  const word = raw.toLowerCase();
+  if (word === 'true' || word === 'false') return word === 'true';
+  problems.push(`${name} must be true or false, in any case (OpenTelemetry's rule: its SDKs read any other value, 1 and yes included, as false), got "${raw}"`);
+  return false;
 }
 
 function origins(raw: string, problems: string[]): string[] {
@@ -336,10 +373,13 @@ function origins(raw: string, problems: string[]): string[] {
   return list;
 }
 
+/** `true` is one proxy, `false` none, or a number of hops; the boolean spellings are the other settings' (`1` is one hop either way). */
 function trustProxy(raw: string | undefined, problems: string[]): number {
-  if (raw === undefined || raw === '' || raw === 'false') return 0;
-  if (raw === 'true') return 1;
-  return intInRange(raw, 'TRUST_PROXY (true, false or a number of proxy hops)', 0, 0, 10, problems);
+  const trimmed = raw?.trim() ?? '';
+  if (/^\d+$/.test(trimmed)) return intInRange(trimmed, 'TRUST_PROXY (a number of proxy hops)', 0, 0, 10, problems);
+  const value = parseBoolean(raw);
+  if (value === null) problems.push(`TRUST_PROXY must be ${BOOLEAN_WORDS}, or a number of proxy hops from 0 to 10, got "${raw}"`);
+  return value ? 1 : 0;
 }
 
 function intInRange(

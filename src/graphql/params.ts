@@ -23,10 +23,13 @@ export interface GraphQLRequest {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A POST's JSON body, or a GET's query string: checked as GraphQL-over-HTTP says, one operation at a time. */
+/**
+ * A POST's JSON body, or a GET's (or HEAD's) query string: checked as GraphQL-over-HTTP says, one
+ * operation at a time.
+ */
 export function graphqlParams(method: string, url: URL, body: unknown): GraphQLParams {
   let raw: Record<string, unknown>;
-  if (method === 'GET') {
+  if (method === 'GET' || method === 'HEAD') {
     const variables = url.searchParams.get('variables');
     const extensions = url.searchParams.get('extensions');
     raw = {

@@ -6,6 +6,7 @@ import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
 import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import { graphqlErrors, useErrorResults } from './errors.js';
+import { asGet, useHeadWithoutStream } from './head.js';
 import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
@@ -51,7 +52,7 @@ const yogaLogger: YogaLogger = {
 };
 
 export interface GraphQLSurface {
-  /** /graphql, GET and POST, answering its refusals in the GraphQL error shape. */
+  /** /graphql, GET (and so HEAD) and POST, answering its refusals in the GraphQL error shape. */
   readonly routes: SurfaceRoutes;
   /** Parses, limits and costs an operation before it is counted: runs right after the request checks. */
   readonly operationStep: Step;
@@ -81,10 +82,13 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(), ...plugins],
+    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(), useHeadWithoutStream(), ...plugins],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
-  const get: Endpoint = { handle };
+  // The router gives HEAD the GET's endpoint; the pipeline drops the body of its answer.
+  const get: Endpoint = {
+    handle: (request, serverContext) => handle(request.method === 'HEAD' ? asGet(request, yoga.fetchAPI.Request) : request, serverContext),
+  };
   const post: Endpoint = { body: ['application/json'], handle };
   return {
     routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },

@@ -63,6 +63,8 @@ export interface Route {
   readonly probe?: PublicEndpoint;
   /** Public pages (documents, docs, GraphiQL), counted against the caller's budget. */
   readonly page?: PublicEndpoint;
-  /** The API operations of the path, by method. */
+  /** The API operations of the path, by method: HEAD is the GET's endpoint, answered without its body. */
   readonly methods?: ReadonlyMap<string, Endpoint>;
+  /** The methods the path takes, as `Allow` and a CORS preflight list them (`GET, HEAD, POST`); none for an unknown path. */
+  readonly allow?: string;
 }

@@ -1,6 +1,7 @@
 import { appError } from '../errors.js';
 import type { ServerContext } from './context.js';
 import { classify, errorBodies } from './error-response.js';
+import { Response as AdapterResponse } from './response.js';
 
 export interface RequestStepPayload {
   readonly request: Request;
@@ -52,6 +53,17 @@ function replaced(response: Response, error: unknown, request: Request, serverCo
   return replacement;
 }
 
+/**
+ * A HEAD is answered as its GET was, status and headers (Content-Length included) without the body
+ * (RFC 9110, 9.3.2). node:http would drop the bytes anyway, but would still read a stream to its end:
+ * the body is cancelled here, so nothing behind it keeps running.
+ */
+function withoutBody(response: Response): Response {
+  if (response.body === null) return response;
+  void response.body.cancel().catch(() => {});
+  return new AdapterResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 const parsedUrl = (request: Request): URL => (request as { parsedUrl?: URL }).parsedUrl ?? new URL(request.url);
 
 /**
@@ -98,6 +110,6 @@ export function createPipeline(steps: readonly Step[]): Handler {
         response = replaced(response, error, request, serverContext);
       }
     }
-    return response;
+    return request.method === 'HEAD' ? withoutBody(response) : response;
   };
 }

@@ -7,23 +7,27 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-
 
 /**
  * CORS for the origins in CORS_ORIGINS. Keys travel in the Authorization header, never in cookies, so
- * credentials are not allowed. A preflight is answered here, before any key is asked for or counted.
+ * credentials are not allowed. A preflight is answered here, before any key is asked for or counted,
+ * with the methods of the path it asks about (its route's Allow, worked out at startup): PATCH and
+ * DELETE where a record is changed. An unknown path lists none: only the methods a browser sends without
+ * asking (GET, HEAD, POST) reach it, to get their 404.
  */
 export function useCors(origins: readonly string[]): Step {
   const any = origins.includes('*');
   const allowed = (origin: string | null): origin is string => origin !== null && (any || origins.includes(origin));
   return {
-    onRequest({ request, endResponse }) {
+    onRequest({ request, serverContext, endResponse }) {
       if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return;
       const origin = request.headers.get('origin');
       const headers: Record<string, string> = { Vary: 'Origin', 'Content-Length': '0' };
       if (allowed(origin)) {
         Object.assign(headers, {
           'Access-Control-Allow-Origin': origin,
-          'Access-Control-Allow-Methods': 'GET, POST',
           'Access-Control-Allow-Headers': ALLOWED_HEADERS,
           'Access-Control-Max-Age': '600',
         });
+        const { allow } = serverContext.route;
+        if (allow) headers['Access-Control-Allow-Methods'] = allow;
       }
       // A refused origin still gets a 204: without the Allow headers, the browser stops there.
       endResponse(new Response(null, { status: 204, headers }));

@@ -1,6 +1,5 @@
 import { appError } from '../errors.js';
 import type { Step } from './pipeline.js';
-import { Response } from './response.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -11,12 +10,10 @@ export function usePublicEndpoints(kind: 'probe' | 'page'): Step {
       const endpoint = serverContext.route[kind];
       if (!endpoint || (endpoint.takes && !endpoint.takes(request))) return undefined;
       if (!READ_METHODS.has(request.method)) {
-        throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`, { headers: { Allow: 'GET, HEAD' } });
+        throw appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${serverContext.route.label}; use GET`, { headers: { Allow: serverContext.route.allow! } });
       }
-      return Promise.resolve(endpoint.get(request)).then((response) => {
-        // Load balancers probe with HEAD: the same status and headers, no body.
-        endResponse(request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response);
-      });
+      // Load balancers probe with HEAD: the pipeline answers it as the GET, without the body.
+      return Promise.resolve(endpoint.get(request)).then(endResponse);
     },
   };
 }

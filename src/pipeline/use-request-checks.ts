@@ -8,11 +8,10 @@ import type { Route } from './routing.js';
 /** A public page's request (GraphiQL shares /graphql with the API): it has no body to read. */
 const isPageRequest = (route: Route, request: Request) => (route.page ? route.page.takes?.(request) ?? true : false);
 
-const allowed = (route: Route) => [...route.methods!.keys()].join(', ');
-
 /**
- * What a keyed request asks for, before it is counted: the route and method (404, 405 with Allow), and a
- * POST's or PATCH's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once for both surfaces.
+ * What a keyed request asks for, before it is counted: the route and method (404, 405 with Allow; a HEAD
+ * is its GET), and a POST's or PATCH's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once
+ * for both surfaces.
  * A problem is kept as the request's rejection, answered by useRejection once the request is counted.
  * Steps after this one check what the surface makes of the request (a GraphQL operation's document).
  */
@@ -30,8 +29,8 @@ export function useRequestChecks({ when, documentation }: {
       if (!route.methods) return reject(appError('NOT_FOUND', `No route ${url.pathname}; see ${documentation}`));
       const endpoint = route.methods.get(request.method);
       if (!endpoint) {
-        return reject(appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allowed(route)}`, {
-          headers: { Allow: allowed(route) },
+        return reject(appError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${route.allow}`, {
+          headers: { Allow: route.allow! },
         }));
       }
       serverContext.endpoint = endpoint;

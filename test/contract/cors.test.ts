@@ -8,20 +8,26 @@ let api: TestServer;
 beforeAll(async () => { api = await startServer({ env: { CORS_ORIGINS: `${APP}, http://localhost:3000` } }); });
 afterAll(async () => { await api?.close(); });
 
-const preflight = (path: string, origin: string) => fetch(`${api.url}${path}`, {
+const preflight = (path: string, origin: string, method = 'POST') => fetch(`${api.url}${path}`, {
   method: 'OPTIONS',
-  headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
 });
 
 describe('CORS', () => {
-  it.each(['/v1/pets', '/v1/pets/1', '/graphql'])('answers a preflight for %s without a key, counting nothing', async (path) => {
+  it.each([
+    ['POST', '/v1/pets', 'GET, HEAD, POST'],
+    ['PATCH', '/v1/pets/1', 'GET, HEAD, PATCH, DELETE'],
+    ['DELETE', '/v1/pets/1', 'GET, HEAD, PATCH, DELETE'],
+    ['PATCH', '/v1/store/orders/1', 'GET, HEAD, PATCH'],
+    ['POST', '/graphql', 'GET, HEAD, POST'],
+  ])('answers a preflight for %s %s with the path\'s methods (%s), without a key, counting nothing', async (method, path, methods) => {
     const remaining = async () => Number((await fetch(`${api.url}/v1/pets`)).headers.get('x-ratelimit-remaining'));
     const before = await remaining();
     for (let i = 0; i < 4; i += 1) {
-      const res = await preflight(path, APP);
+      const res = await preflight(path, APP, method);
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(APP);
-      expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+      expect(res.headers.get('access-control-allow-methods')).toBe(methods);
       expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(res.headers.get('vary')).toMatch(/Origin/);
@@ -29,6 +35,24 @@ describe('CORS', () => {
     }
     // Only the probe requests themselves were counted, not the four preflights between them.
     expect(await remaining()).toBe(before - 1);
+  });
+
+  it('allows, for every path of the route table, the methods that path takes', async () => {
+    for (const { path, methods } of api.routes) {
+      const res = await preflight(path.replace(/:\w+/g, '1'), APP, methods.at(-1));
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('access-control-allow-methods'), path).toBe(methods.join(', '));
+    }
+  });
+
+  it('lists no method for an unknown path: only what a browser sends without asking gets through, to its 404', async () => {
+    const res = await preflight('/v1/nope', APP, 'DELETE');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(res.headers.get('access-control-allow-methods')).toBeNull();
+    const missing = await fetch(`${api.url}/v1/nope`, { headers: { ...api.headers, origin: APP } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('access-control-allow-origin')).toBe(APP);
   });
 
   it('lets the allowed origin read the limit, lifecycle and request-id headers, errors included', async () => {

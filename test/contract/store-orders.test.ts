@@ -59,7 +59,7 @@ describe('POST /v1/store/orders', () => {
     rateLimited(res.headers);
   });
 
-  it('wants JSON (415), at most 64 KiB (413), a key (401), and POST or GET (405)', async () => {
+  it('wants JSON (415), at most 64 KiB (413), a key (401), and POST, GET or HEAD (405)', async () => {
     const text = await fetch(`${api.url}/v1/store/orders`, { method: 'POST', headers: { ...api.headers, 'content-type': 'text/plain' }, body: '{"petId":1}' });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -71,7 +71,7 @@ describe('POST /v1/store/orders', () => {
     rateLimited(anonymous.headers);
     const put = await fetch(`${api.url}/v1/store/orders`, { method: 'PUT', headers: api.headers });
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 });
 

@@ -31,12 +31,12 @@ describe('unknown routes', () => {
 
 describe('known paths, other methods', () => {
   it.each([
-    ['DELETE', '/v1/pets', 'GET, POST'],
-    ['PUT', '/v1/pets', 'GET, POST'],
-    ['PUT', '/v1/pets/1', 'GET, PATCH, DELETE'],
-    ['POST', '/v1/pets/1', 'GET, PATCH, DELETE'],
-    ['DELETE', '/v1/store/orders', 'GET, POST'],
-    ['DELETE', '/v1/store/orders/1', 'GET, PATCH'],
+    ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+    ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+    ['PUT', '/v1/pets/1', 'GET, HEAD, PATCH, DELETE'],
+    ['POST', '/v1/pets/1', 'GET, HEAD, PATCH, DELETE'],
+    ['DELETE', '/v1/store/orders', 'GET, HEAD, POST'],
+    ['DELETE', '/v1/store/orders/1', 'GET, HEAD, PATCH'],
     ['POST', '/v1/openapi.json', 'GET, HEAD'],
     ['POST', '/healthz', 'GET, HEAD'],
   ])('%s %s answers 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
@@ -57,10 +57,10 @@ describe('known paths, other methods', () => {
     expect(response!.body).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'CONNECT is not supported: this server is not a proxy', status: 405 });
   });
 
-  it('PUT /graphql answers 405 in the GraphQL shape with Allow: GET, POST', async () => {
+  it('PUT /graphql answers 405 in the GraphQL shape with Allow: GET, HEAD, POST', async () => {
     const res = await raw('/graphql', { method: 'PUT' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, POST');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
     expect(res.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'METHOD_NOT_ALLOWED', status: 405 } }] });
   });
 });

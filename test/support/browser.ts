@@ -10,8 +10,13 @@ const LOCAL = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export interface TestBrowser {
   readonly browser: Browser;
-  /** A page in a fresh context whose requests to any non-local host fail, as on a machine offline. */
-  page(): Promise<Page>;
+  /**
+   * A page in a fresh context whose requests to any non-local host fail, as on a machine offline. With
+   * `intercept: false` its requests are left alone instead (a page that loads nothing from outside):
+   * while Playwright intercepts requests, Chromium's CORS preflights never reach the server, Playwright
+   * answers them itself, allowing anything.
+   */
+  page(options?: { intercept?: boolean }): Promise<Page>;
   /** Every non-local URL a page tried to load. */
   readonly external: string[];
   /** Every Content-Security-Policy violation a page reported, as `directive: blocked URI`. */
@@ -33,9 +38,9 @@ export async function openBrowser(): Promise<TestBrowser> {
     browser,
     external,
     violations,
-    async page() {
+    async page({ intercept = true } = {}) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.route('**/*', (route) => {
+      if (intercept) await context.route('**/*', (route) => {
         const url = new URL(route.request().url());
         if (LOCAL.has(url.hostname) || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue();
         external.push(url.href);

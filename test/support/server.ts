@@ -18,6 +18,8 @@ export interface TestServer {
   readonly shared: { store: Store; env: Record<string, string>; clock: TestClock };
   /** The server's time: it stands still until the test moves it. */
   readonly clock: TestClock;
+  /** Every path the server answers and its methods: its own route table. */
+  readonly routes: RunningServer['app']['routes'];
   /** Headers every call of this server's client sends: a key with limits no test reaches. */
   readonly headers: Record<string, string>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
@@ -82,6 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     config,
     shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) }, clock },
     clock,
+    routes: running.app.routes,
     headers,
     get: (path, extra = {}) => call(`${running.url}${path}`, { headers: { ...headers, ...extra } }),
     post: (path, json, extra = {}) => call(`${running.url}${path}`, { method: 'POST', json, headers: { ...headers, ...extra } }),

@@ -46,8 +46,8 @@ describe('loadConfig', () => {
     ['STREAM_QUEUE_EVENTS', { STREAM_QUEUE_EVENTS: '100001' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '0' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '8761' }],
-    ['WEBHOOK_ALLOW_HTTP', { WEBHOOK_ALLOW_HTTP: 'yes' }],
-    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }],
+    ['WEBHOOK_ALLOW_HTTP', { WEBHOOK_ALLOW_HTTP: 'maybe' }],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', { WEBHOOK_ALLOW_PRIVATE_TARGETS: '2' }],
     ['WEBHOOKS_PER_KEY', { WEBHOOKS_PER_KEY: '0' }],
     ['WEBHOOKS_PER_KEY', { WEBHOOKS_PER_KEY: '101' }],
     ['WEBHOOK_TIMEOUT_SECONDS', { WEBHOOK_TIMEOUT_SECONDS: '31' }],
@@ -64,14 +64,16 @@ describe('loadConfig', () => {
     ['REDIS_PASSWORD', { REDIS_PASSWORD: 'secret' }],
     ['REDIS_USERNAME', { REDIS_USERNAME: 'app' }],
     ['REDIS_TLS', { REDIS_TLS: 'true' }],
-    ['REDIS_TLS', { REDIS_URL: 'redis://cache', REDIS_TLS: 'yes' }],
+    ['REDIS_TLS', { REDIS_URL: 'redis://cache', REDIS_TLS: 'enabled' }],
     ['REDIS_TLS', { REDIS_URL: 'rediss://cache', REDIS_TLS: 'false' }],
     ['REDIS_PASSWORD', { REDIS_URL: 'redis://:secret@cache', REDIS_PASSWORD: 'other' }],
     ['REDIS_CALL_DEADLINE_MS', { REDIS_URL: 'redis://cache', REDIS_CALL_DEADLINE_MS: '5' }],
     ['REDIS_PREFIX', { REDIS_PREFIX: '{as}' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['KEY_CACHE_TTL_SECONDS', { KEY_CACHE_TTL_SECONDS: 'soon' }],
-    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['REDIS_TLS', { REDIS_URL: 'rediss://cache', REDIS_TLS: 'OFF' }],
     ['ANONYMOUS_PER_MINUTE', { ANONYMOUS_PER_MINUTE: '0' }],
     ['BAN_THRESHOLD', { BAN_THRESHOLD: '-2' }],
     ['BAN_WINDOW_SECONDS', { BAN_WINDOW_SECONDS: '1.5' }],
@@ -152,5 +154,60 @@ describe('loadConfig', () => {
 
   it('returns a frozen config', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+});
+
+describe('boolean settings', () => {
+  const ON = ['true', 'TRUE', 'True', '1', 'yes', 'YES', 'Yes', 'on', 'ON', 'On', ' true ', 'yes\n'];
+  const OFF = ['false', 'FALSE', 'False', '0', 'no', 'NO', 'No', 'off', 'OFF', 'Off', ' off '];
+  const BAD = ['maybe', 'y', 'n', 't', 'f', '2', '-1', 'enabled', 'truee', 'yes please', '"true"'];
+  // Each boolean setting, and where it shows in the config (REDIS_TLS means something only with a Redis).
+  const SETTINGS: [string, Record<string, string>, (config: ReturnType<typeof loadConfig>) => unknown][] = [
+    ['WEBHOOK_ALLOW_HTTP', {}, (c) => c.webhooks.allowHttp],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', {}, (c) => c.webhooks.allowPrivate],
+    ['REDIS_TLS', { REDIS_URL: 'redis://cache' }, (c) => c.redis?.tls],
+  ];
+  const cases = (words: string[]) => SETTINGS.flatMap(([name, env, read]) => words.map((word) => [name, word, env, read] as const));
+
+  it.each(cases(ON))('reads %s=%j as true', (name, word, env, read) => {
+    expect(read(loadConfig({ ...env, [name]: word }))).toBe(true);
+  });
+
+  it.each(cases(OFF))('reads %s=%j as false', (name, word, env, read) => {
+    expect(read(loadConfig({ ...env, [name]: word }))).toBe(false);
+  });
+
+  it.each(cases(['', '  ']))('reads %s=%j as unset: the default, false', (name, word, env, read) => {
+    expect(read(loadConfig({ ...env, [name]: word }))).toBe(false);
+  });
+
+  it.each(cases(BAD))('refuses %s=%j, naming the setting and the spellings it takes', (name, word, env) => {
+    let thrown: unknown;
+    try { loadConfig({ ...env, [name]: word }); } catch (error) { thrown = error; }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems).toEqual([`${name} must be true or false (or 1/0, yes/no, on/off, in any case), got "${word}"`]);
+  });
+
+  const HOPS: [string, number][] = [...ON.map((word): [string, number] => [word, 1]), ...OFF.map((word): [string, number] => [word, 0]), ['', 0], ['2', 2], ['10', 10], [' 3 ', 3]];
+  it.each(HOPS)(
+    'reads TRUST_PROXY=%j as %i proxy hops',
+    (word, hops) => {
+      expect(loadConfig({ TRUST_PROXY: word }).trustProxyHops).toBe(hops);
+    },
+  );
+
+  it.each(BAD.filter((word) => !/^\d+$/.test(word)))('refuses TRUST_PROXY=%j, naming the setting, the spellings and the hops it takes', (word) => {
+    let thrown: unknown;
+    try { loadConfig({ TRUST_PROXY: word }); } catch (error) { thrown = error; }
+    expect((thrown as ConfigError).problems).toEqual([
+      `TRUST_PROXY must be true or false (or 1/0, yes/no, on/off, in any case), or a number of proxy hops from 0 to 10, got "${word}"`,
+    ]);
+  });
+
+  it('refuses REDIS_TLS off, in any spelling, beside a rediss:// URL', () => {
+    for (const word of ['false', '0', 'no', 'Off']) {
+      expect(() => loadConfig({ REDIS_URL: 'rediss://cache', REDIS_TLS: word })).toThrow('REDIS_URL is rediss:// (TLS) and REDIS_TLS is false');
+    }
+    expect(loadConfig({ REDIS_URL: 'rediss://cache', REDIS_TLS: 'yes' }).redis?.tls).toBe(true);
   });
 });

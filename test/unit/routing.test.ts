@@ -11,7 +11,7 @@ const graphql = surface();
 const getPets = endpoint(), postPets = endpoint(), getPet = endpoint(), getOrderOfPet = endpoint(), postGraphql = endpoint();
 const healthz = publicEndpoint(), graphiql = publicEndpoint(), docs = publicEndpoint(), openapi = publicEndpoint();
 
-const resolve = createRouter({
+const router = createRouter({
   api: [
     { prefix: '/v1', surface: rest, paths: {
       '/v1/pets': { GET: getPets, POST: postPets },
@@ -23,13 +23,29 @@ const resolve = createRouter({
   probes: { '/healthz': healthz },
   pages: { '/graphql': graphiql, '/docs': docs, '/v1/openapi.json': openapi },
 });
+const { resolve } = router;
 
 describe('createRouter', () => {
-  it('resolves an exact API path to its route, methods and surface', () => {
+  it('resolves an exact API path to its route, methods (HEAD as its GET) and surface', () => {
     expect(resolve('/v1/pets')).toEqual({
-      route: { label: '/v1/pets', surface: rest, methods: new Map([['GET', getPets], ['POST', postPets]]), page: undefined },
+      route: {
+        label: '/v1/pets', surface: rest, methods: new Map([['GET', getPets], ['HEAD', getPets], ['POST', postPets]]), page: undefined,
+        allow: 'GET, HEAD, POST',
+      },
       params: {},
     });
+  });
+
+  it('lists every path it answers with its methods, once', () => {
+    expect(router.paths).toEqual([
+      { path: '/v1/pets', methods: ['GET', 'HEAD', 'POST'] },
+      { path: '/v1/pets/:petId', methods: ['GET', 'HEAD'] },
+      { path: '/v1/pets/:petId/orders/:orderId', methods: ['GET', 'HEAD'] },
+      { path: '/graphql', methods: ['POST'] },
+      { path: '/healthz', methods: ['GET', 'HEAD'] },
+      { path: '/docs', methods: ['GET', 'HEAD'] },
+      { path: '/v1/openapi.json', methods: ['GET', 'HEAD'] },
+    ]);
   });
 
   it('resolves the same exact path to the same object, resolved once', () => {
@@ -51,7 +67,7 @@ describe('createRouter', () => {
   });
 
   it('gives a parameter route its methods', () => {
-    expect(resolve('/v1/pets/3/orders/4').route.methods).toEqual(new Map([['GET', getOrderOfPet]]));
+    expect(resolve('/v1/pets/3/orders/4').route).toMatchObject({ methods: new Map([['GET', getOrderOfPet], ['HEAD', getOrderOfPet]]), allow: 'GET, HEAD' });
   });
 
   it.each([
@@ -69,7 +85,7 @@ describe('createRouter', () => {
 
   it('attaches a page on an API path to that route', () => {
     expect(resolve('/graphql')).toEqual({
-      route: { label: '/graphql', surface: graphql, methods: new Map([['POST', postGraphql]]), page: graphiql },
+      route: { label: '/graphql', surface: graphql, methods: new Map([['POST', postGraphql]]), page: graphiql, allow: 'POST' },
       params: {},
     });
   });
@@ -78,10 +94,10 @@ describe('createRouter', () => {
     ['/docs', docs, errorBodies],
     ['/v1/openapi.json', openapi, rest],
   ])('resolves the page %s alone, answering refusals as its prefix does', (pathname, page, expected) => {
-    expect(resolve(pathname)).toEqual({ route: { label: pathname, surface: expected, page }, params: {} });
+    expect(resolve(pathname)).toEqual({ route: { label: pathname, surface: expected, page, allow: 'GET, HEAD' }, params: {} });
   });
 
   it('resolves a probe with the Error body surface', () => {
-    expect(resolve('/healthz')).toEqual({ route: { label: '/healthz', surface: errorBodies, probe: healthz }, params: {} });
+    expect(resolve('/healthz')).toEqual({ route: { label: '/healthz', surface: errorBodies, probe: healthz, allow: 'GET, HEAD' }, params: {} });
   });
 });

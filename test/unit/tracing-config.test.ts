@@ -42,11 +42,30 @@ describe('loadConfig: tracing', () => {
     ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http' }, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be one of http/protobuf, http/json'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must start with http:// or https://'],
     ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not a valid URL'],
-    ['OTEL_SDK_DISABLED', { OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED must be true or false'],
+    ['OTEL_SDK_DISABLED', { OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED must be true or false, in any case (OpenTelemetry\'s rule'],
   ])('refuses a bad %s, with the other problems', (_, env, problem) => {
     let thrown: unknown;
     try { loadConfig({ ...env, PORT: 'http' }); } catch (error) { thrown = error; }
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).problems).toEqual([expect.stringContaining('PORT'), expect.stringContaining(problem)]);
+  });
+});
+
+describe('OTEL_SDK_DISABLED: OpenTelemetry\'s own rule for booleans', () => {
+  it.each(['true', 'TRUE', 'True', 'tRuE'])('%j turns traces off whatever else is set', (word) => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: word }).tracing).toBeUndefined();
+  });
+
+  it.each(['false', 'FALSE', 'False', ''])('%j leaves them on', (word) => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: word }).tracing).toEqual({ exporter: 'otlp', protocol: 'http/protobuf' });
+  });
+
+  // The other services' SDKs would read these as false (traces on): the spelling the service's other settings take is refused here.
+  it.each(['1', '0', 'yes', 'no', 'on', 'off', ' true', 'disabled'])('%j stops startup, naming the setting', (word) => {
+    let thrown: unknown;
+    try { loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: word }); } catch (error) { thrown = error; }
+    expect((thrown as ConfigError).problems).toEqual([
+      `OTEL_SDK_DISABLED must be true or false, in any case (OpenTelemetry's rule: its SDKs read any other value, 1 and yes included, as false), got "${word}"`,
+    ]);
   });
 });
