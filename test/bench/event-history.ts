@@ -74,7 +74,8 @@ try {
   const [[bounds]] = await admin.query('SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events') as unknown as [[{ oldest: number; newest: number }]];
   console.log(`${EVENTS.toLocaleString('en')} events in ${((performance.now() - started) / 1000).toFixed(1)} s; measuring ${main.replace(`${root}/`, '')}`);
 
-  child = spawn(process.execPath, [main], { cwd: root, env: { ...env, LOG_FORMAT: 'json', LOG_LEVEL: 'info' } });
+  // BENCH_NODE_ARGS: for the service's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), main], { cwd: root, env: { ...env, LOG_FORMAT: 'json', LOG_LEVEL: 'info' } });
   const origin = await new Promise<string>((done, fail) => {
     let out = '';
     child!.stdout!.on('data', (chunk: Buffer) => {
