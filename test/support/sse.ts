@@ -88,3 +88,24 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     close: () => controller.abort(),
   };
 }
+
+/**
+ * A /graphql answer that is an event stream, read as far as it tells whether the stream was opened: an
+ * accepted stream (it begins with a comment) is cancelled, undefined; a refusal is read whole, and given
+ * back as the answer it stands for: its errors' body, in the status of the most severe.
+ */
+export async function streamRefusal(response: Response): Promise<{ status: number; text: string } | undefined> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) text += decoder.decode(value, { stream: true });
+    if (text.startsWith(':')) { await reader.cancel(); return undefined; }
+    if (done) break;
+  }
+  const data = /^event: next\ndata: (.*)$/m.exec(text)?.[1];
+  if (!data || !text.endsWith('event: complete\ndata:\n\n')) throw new Error(`neither a stream nor a refusal: ${text.slice(0, 300)}`);
+  const { errors } = JSON.parse(data) as { errors: { extensions: { status: number } }[] };
+  return { status: Math.max(...errors.map((error) => error.extensions.status)), text: data };
+}
