@@ -45,7 +45,6 @@ export async function pruneEvents(sql: Statements, before: number, batch = PRUNE
   }
 }
 
-
 const COLUMNS = 'id, type, occurred_at AS occurredAt, payload';
 const READ = `SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`;
 
@@ -90,19 +89,30 @@ const BY_TYPE = { mysql: ' FORCE INDEX (IDX_events_type_id)', sqlite: ' INDEXED 
  * bounds, rather than read apart, was sorted whole before its LIMIT on MariaDB: every id after `after`.)
  */
 export function historyStatement({ after, upTo, limit, types }: PageQuery, dialect: Prepared['dialect']): Statement {
-  const range = 'id > ? AND id <= ? ORDER BY id LIMIT ?';
-  const ofType = (alias: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM events${BY_TYPE[dialect]} WHERE type = ? AND ${range}) ${alias}`;
-  const page = types
-    ? `${types.map((_, i) => ofType(`t${i}`)).join(' UNION ALL ')} ORDER BY id LIMIT ?`
-    : `SELECT ${COLUMNS} FROM events WHERE ${range}`;
-  const params = types
+  const params = types?.length
     ? [...types.flatMap((type) => [type, after, upTo, String(limit)]), String(limit)]
     : [after, upTo, String(limit)];
-  return [
-    `SELECT b.oldest, b.newest, p.id, p.type, p.occurredAt, p.payload FROM (SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events) b LEFT JOIN (${page}) p ON 1 = 1 ORDER BY p.id`,
-    params,
-  ];
+  return [historySql(dialect, types?.length ?? 0), params];
 }
+
+/** The SQL of a page of `typeCount` types (0: of every type), made once per shape: its text is the prepared statement's key. */
+const historySql = (() => {
+  const made = new Map<string, string>();
+  const range = 'id > ? AND id <= ? ORDER BY id LIMIT ?';
+  return (dialect: Prepared['dialect'], typeCount: number) => {
+    const shape = `${dialect}:${typeCount}`;
+    let sql = made.get(shape);
+    if (!sql) {
+      const ofType = (alias: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM events${BY_TYPE[dialect]} WHERE type = ? AND ${range}) ${alias}`;
+      const page = typeCount > 0
+        ? `${Array.from({ length: typeCount }, (_, i) => ofType(`t${i}`)).join(' UNION ALL ')} ORDER BY id LIMIT ?`
+        : `SELECT ${COLUMNS} FROM events WHERE ${range}`;
+      sql = `SELECT b.oldest, b.newest, p.id, p.type, p.occurredAt, p.payload FROM (SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events) b LEFT JOIN (${page}) p ON 1 = 1 ORDER BY p.id`;
+      made.set(shape, sql);
+    }
+    return sql;
+  };
+})();
 
 /** The page of `query` (see historyStatement), through whichever statements the caller has (a transaction's, among them). */
 export async function eventPage(sql: Statements, query: PageQuery, dialect: Prepared['dialect']): Promise<EventPage> {
