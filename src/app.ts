@@ -9,7 +9,7 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
-import { eventPage, lastEventId, pruneEvents, readEvents } from './db/outbox.js';
+import { outboxReads, pruneEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
 import { webhookStore } from './db/webhooks.js';
@@ -126,8 +126,9 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
   // Live events come from the outbox (on the primary): read when woken (a change here, or a wake-up from
   // another instance through Redis), and every second whatever happens.
+  const outboxQueries = outboxReads(dataSource);
   const outbox = createOutboxReader({
-    source: { read: (after, limit) => readEvents(prepared(dataSource), after, limit), last: () => lastEventId(prepared(dataSource)) },
+    source: outboxQueries,
     deliver: (event) => (event.pet ? events.pet(event as PetEvent) : events.order(event as OrderEvent)),
     // A missing id is given up on once its transaction must have ended: every change records its event
     // last, so the gap between an event's insert and its commit is the commit, bounded by the statement timeout.
@@ -139,7 +140,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   await outbox.poll();
   const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
   polling.unref();
-  const history = createEventHistory({ pages: (query) => eventPage(prepared(dataSource), query), reader: outbox, retentionHours: config.eventRetentionHours });
+  const history = createEventHistory({ pages: outboxQueries.page, reader: outbox, retentionHours: config.eventRetentionHours });
   const feed = eventFeed(history);
   const streams = resumableEvents(events, history);
   // Webhooks: every instance fans new events out to endpoints and sends due deliveries, on a change here
@@ -150,7 +151,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     return key !== null && key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > clock.now());
   };
   const delivered = eventMetrics(metrics, {
-    lag: async () => (await lastEventId(prepared(dataSource))) - (outbox.position ?? 0),
+    lag: async () => (await outboxQueries.last()) - (outbox.position ?? 0),
     unsettled: () => outbox.missing,
     retryQueue: () => webhookRecords.pending(),
   });

@@ -1,5 +1,7 @@
 import type { ChangeEvent, EventType } from '../domain/events.js';
-import type { Statement, Statements } from './prepared.js';
+import type { DataSource } from 'typeorm';
+import { bounded } from './deadline.js';
+import { prepared, type Prepared, type Statement, type Statements } from './prepared.js';
 
 const INSERT = 'INSERT INTO events (type, occurred_at, payload) VALUES ';
 
@@ -43,8 +45,8 @@ export async function pruneEvents(sql: Statements, before: number, batch = PRUNE
   }
 }
 
-
-const READ = 'SELECT id, type, occurred_at AS occurredAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?';
+const COLUMNS = 'id, type, occurred_at AS occurredAt, payload';
+const READ = `SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`;
 
 /** A row of the outbox as the event it records: its payload (`kind` and the record) beside its id, type and time. */
 const toEvent = (row: Record<string, unknown>): ChangeEvent => ({
@@ -64,21 +66,57 @@ export interface EventPage {
   readonly newest?: number;
 }
 
+/** The events after `after` up to `upTo`, oldest first, at most `limit`; of `types` only, when given. */
+export interface PageQuery {
+  readonly after: number;
+  readonly upTo: number;
+  readonly limit: number;
+  readonly types?: readonly EventType[];
+}
+
 /**
- * The events after `after` up to `upTo`, oldest first, of `types` (all when not given), with the
- * outbox's oldest and newest ids, in one statement: the bounds are one row that the page joins (an empty
- * page still has it).
+ * The (type, id) index, named: MariaDB plans `type = ? AND id > ? ORDER BY id` from the start of the
+ * type's range without it, as it does the pets' status (keyset.ts).
  */
-export async function eventPage(
-  sql: Statements, query: { after: number; upTo: number; limit: number; types?: readonly EventType[] },
-): Promise<EventPage> {
-  const { after, upTo, limit, types } = query;
-  const byType = types ? ` AND e.type IN (${types.map(() => '?').join(', ')})` : '';
-  const rows = await sql.all(
-    'SELECT b.oldest, b.newest, e.id, e.type, e.occurred_at AS occurredAt, e.payload FROM (SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events) b '
-    + `LEFT JOIN events e ON e.id > ? AND e.id <= ?${byType} ORDER BY e.id LIMIT ?`,
-    [after, upTo, ...(types ?? []), String(limit)],
-  );
+const BY_TYPE = { mysql: ' FORCE INDEX (IDX_events_type_id)', sqlite: ' INDEXED BY IDX_events_type_id' } as const;
+
+/**
+ * The page of `query` with the outbox's oldest and newest ids, as one statement whose every part costs
+ * what its page holds, wherever the page is: the page is a range of the primary key from `after` (of the
+ * (type, id) index for each type: one range each, merged by id), read up to its LIMIT and no further,
+ * and the bounds are MIN and MAX of the primary key, which the server reads from the ends of the index.
+ * The bounds are one row that the page joins, so an empty page still has them. (A page joined to the
+ * bounds, rather than read apart, was sorted whole before its LIMIT on MariaDB: every id after `after`.)
+ */
+export function historyStatement({ after, upTo, limit, types }: PageQuery, dialect: Prepared['dialect']): Statement {
+  const params = types?.length
+    ? [...types.flatMap((type) => [type, after, upTo, String(limit)]), String(limit)]
+    : [after, upTo, String(limit)];
+  return [historySql(dialect, types?.length ?? 0), params];
+}
+
+/** The SQL of a page of `typeCount` types (0: of every type), made once per shape: its text is the prepared statement's key. */
+const historySql = (() => {
+  const made = new Map<string, string>();
+  const range = 'id > ? AND id <= ? ORDER BY id LIMIT ?';
+  return (dialect: Prepared['dialect'], typeCount: number) => {
+    const shape = `${dialect}:${typeCount}`;
+    let sql = made.get(shape);
+    if (!sql) {
+      const ofType = (alias: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM events${BY_TYPE[dialect]} WHERE type = ? AND ${range}) ${alias}`;
+      const page = typeCount > 0
+        ? `${Array.from({ length: typeCount }, (_, i) => ofType(`t${i}`)).join(' UNION ALL ')} ORDER BY id LIMIT ?`
+        : `SELECT ${COLUMNS} FROM events WHERE ${range}`;
+      sql = `SELECT b.oldest, b.newest, p.id, p.type, p.occurredAt, p.payload FROM (SELECT MIN(id) AS oldest, MAX(id) AS newest FROM events) b LEFT JOIN (${page}) p ON 1 = 1 ORDER BY p.id`;
+      made.set(shape, sql);
+    }
+    return sql;
+  };
+})();
+
+/** The page of `query` (see historyStatement), through whichever statements the caller has (a transaction's, among them). */
+export async function eventPage(sql: Statements, query: PageQuery, dialect: Prepared['dialect']): Promise<EventPage> {
+  const rows = await sql.all(...historyStatement(query, dialect));
   const [first] = rows;
   const bound = (value: unknown) => (value == null ? undefined : Number(value));
   return {
@@ -92,4 +130,17 @@ export async function eventPage(
 export async function lastEventId(sql: Statements): Promise<number> {
   const [row] = await sql.all('SELECT MAX(id) AS id FROM events', []);
   return Number(row?.id ?? 0);
+}
+
+/**
+ * The outbox's reads on the primary, each under the database deadline like every request's reads: past
+ * it, or with the database out of reach, UNAVAILABLE (503), never a hung or failed (500) request.
+ */
+export function outboxReads(dataSource: DataSource) {
+  const sql = prepared(dataSource);
+  return {
+    page: (query: PageQuery) => bounded(dataSource, () => eventPage(sql, query, sql.dialect)),
+    read: (after: number, limit: number) => bounded(dataSource, () => readEvents(sql, after, limit)),
+    last: () => bounded(dataSource, () => lastEventId(sql)),
+  };
 }

@@ -162,7 +162,7 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
       const [place] = await tx.all(`SELECT last_event_id AS lastEventId FROM webhook_fanout WHERE id = 1${SKIP_LOCKED[sql.dialect]}`, []);
       if (!place || Number(place.lastEventId) >= upTo) return 0;
       const after = Number(place.lastEventId);
-      const { events } = await eventPage(tx, { after, upTo, limit: batch });
+      const { events } = await eventPage(tx, { after, upTo, limit: batch }, sql.dialect);
       const reached = events.length === batch ? events.at(-1)!.id : upTo;
       const endpoints = (await tx.all('SELECT id, key_id AS keyId, types, after_event_id AS afterEventId FROM webhook_endpoints WHERE enabled = 1', []))
         .map((row) => ({ id: Number(row.id), keyId: Number(row.keyId), types: typesOf(row.types), after: Number(row.afterEventId) }));

@@ -20,7 +20,7 @@ export type OutboxPages = (query: { after: number; upTo: number; limit: number; 
 
 export function createEventHistory(options: {
   readonly pages: OutboxPages;
-  readonly reader: { poll(): Promise<void>; readonly position: number | undefined };
+  readonly reader: { poll(): Promise<void>; readonly position: number | undefined; readonly failing: boolean };
   readonly retentionHours: number;
 }): EventHistory {
   const { pages, reader, retentionHours } = options;
@@ -30,7 +30,8 @@ export function createEventHistory(options: {
     async settled() {
       await reader.poll();
       const at = position();
-      if (at === undefined) throw appError('UNAVAILABLE', 'Events cannot be read at the moment; try again shortly', { headers: { 'Retry-After': '1' } });
+      // A read that failed (past the database deadline, or out of reach) leaves what was committed unknown.
+      if (at === undefined || reader.failing) throw appError('UNAVAILABLE', 'Events cannot be read at the moment; try again shortly', { headers: { 'Retry-After': '1' } });
       return at;
     },
     async read({ after, upTo, limit, types }) {

@@ -27,6 +27,8 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
 }) {
   const { source, deliver, horizonMs, clock } = options;
   let floor: number | undefined;
+  /** The last read failed (the database is out of reach or too slow): the position may be behind. */
+  let failing = false;
   /** Read, above an id still missing. */
   const held = new Map<number, E>();
   const missingSince = new Map<number, number>();
@@ -55,14 +57,22 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
         floor += 1;
         missingSince.delete(floor);
       }
-      if (events.length < PAGE) return;
+      if (events.length < PAGE) {
+        failing = false;
+        return;
+      }
       from = Math.max(floor, events.at(-1)!.id);
     }
   }
 
   return {
     /** Reads now (one read at a time: a call during a read makes one more after it, and waits for it). */
-    poll: oneAtATime(readOnce, (error) => log.warn({ err: error }, 'the outbox could not be read; trying again shortly')),
+    poll: oneAtATime(readOnce, (error) => {
+      failing = true;
+      log.warn({ err: error }, 'the outbox could not be read; trying again shortly');
+    }),
+    /** Whether the last read failed: what it waited for is not known to be settled. */
+    get failing(): boolean { return failing; },
     /** The highest id up to which every event has been handed on (or given up on). */
     get position(): number | undefined { return floor; },
     /** Ids above the position that are still awaited. */

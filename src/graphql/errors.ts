@@ -3,15 +3,18 @@ import { processRegularResult, type Plugin } from 'graphql-yoga';
 import type { AppError } from '../errors.js';
 import type { ServerContext } from '../pipeline/context.js';
 import { classify, errorResponse, mostSevere, type Surface } from '../pipeline/error-response.js';
-import { responseMediaType } from './media-type.js';
+import { responseMediaType, takesOnlyEventStreams } from './media-type.js';
+import { eventStreamRefusal } from './stream-refusal.js';
 
 /**
  * A refusal made before execution (401, 429, a bad document, an operation limit...): the GraphQL error
  * shape, with no `data`, in the error's status and in the media type yoga would answer this client's
- * Accept with, so a client that trusts only application/graphql-response+json for a 4xx reads it.
+ * Accept with, so a client that trusts only application/graphql-response+json for a 4xx reads it. A
+ * client that takes only an event stream gets the refusal as one (stream-refusal.ts).
  */
 export const graphqlErrors: Surface = {
   renderError(error, request) {
+    if (takesOnlyEventStreams(request.headers.get('accept'))) return eventStreamRefusal([error], error.headers);
     const { code, status } = error.extensions;
     const body = { errors: [{ message: error.message, extensions: { code, status } }] };
     return errorResponse(error, body, `${responseMediaType(request.headers.get('accept'))}; charset=utf-8`);
@@ -23,11 +26,13 @@ export const graphqlErrors: Surface = {
  * masking), and an HTTP status that agrees with the body, as decisions.md says: a result without data is
  * a request error, in the status and with the headers of its most severe error; a result with data, even
  * null, is a 200, its errors carrying their own codes. A client whose Accept names nothing we produce
- * still gets JSON.
+ * still gets JSON. A request error for a client that takes only event streams (a subscription refused
+ * as it starts: an `after` expired or never given out, the events out of reach) is answered as the
+ * pipeline's refusals are, as a stream it can read.
  */
 export function useErrorResults(): Plugin {
   return {
-    onResultProcess({ serverContext, result, setResult, resultProcessor, setResultProcessor }) {
+    onResultProcess({ request, serverContext, result, setResult, resultProcessor, setResultProcessor }) {
       if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
       if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
       const { requestId } = serverContext as Partial<ServerContext>;
@@ -37,6 +42,10 @@ export function useErrorResults(): Plugin {
         return;
       }
       const worst = mostSevere(errors);
+      if (takesOnlyEventStreams(request.headers.get('accept'))) {
+        setResultProcessor(() => eventStreamRefusal(errors, worst.headers), 'text/event-stream');
+        return;
+      }
       setResult({
         ...(result as ExecutionResult),
         errors,

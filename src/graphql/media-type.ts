@@ -34,3 +34,13 @@ function matches(type: string, asked: string): boolean {
   const [kind, subtype] = type.split('/');
   return (askedType === '*' || askedType === kind) && (askedSubtype === '*' || askedSubtype === subtype);
 }
+
+/**
+ * Whether a client is answered with an event stream whatever the result: it accepts one, and none of the
+ * types of a single result (yoga picks those for a result that is not a stream, whenever it may).
+ */
+export function takesOnlyEventStreams(accept: string | null): boolean {
+  const asked = askedMediaTypes(accept);
+  return asked.some((type) => matches('text/event-stream', type))
+    && !asked.some((type) => REGULAR.some((regular) => matches(regular, type)));
+}

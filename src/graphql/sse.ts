@@ -11,8 +11,7 @@ const encoder = new TextEncoder();
  * graphql-sse protocol's distinct connections), with each event's `id`: the outbox id of the change it
  * carries. A browser's EventSource keeps the last one and sends it back as Last-Event-ID when it
  * reconnects, and the stream resumes after it. Runs after yoga chose SSE for a stream. (A subscription
- * refused before it streams stays yoga's: one error event in the refusal's status, which an EventSource
- * takes as final.)
+ * refused before it streams is no stream of results: see stream-refusal.ts.)
  */
 export function useEventIds(): Plugin<object, ServerContext> {
   return {

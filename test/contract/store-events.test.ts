@@ -77,9 +77,11 @@ describe('live events over Server-Sent Events', () => {
 
   it('needs a key (401), costs one point, and refuses a bad subscription before it streams', async () => {
     const api = await shared();
+    // Refused before it streams: a stream an EventSource can read (see stream-refusals.test.ts), with the refusal's headers.
     const anonymous = await subscribe(api.url, PET_EVENTS, {});
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.status).toBe(200);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await anonymous.next()).errors[0].extensions).toEqual({ code: 'UNAUTHENTICATED', status: 401 });
     const { auth } = await api.newKey('free');
     const stream = await open(api, PET_EVENTS, auth);
     expect(stream.headers.get('x-ratelimit-remaining')).toBe('59');
@@ -95,15 +97,15 @@ describe('live events over Server-Sent Events', () => {
     const one = await open(api, PET_EVENTS, auth);
     await open(api, ORDER_EVENTS, auth);
     const third = await subscribe(api.url, PET_EVENTS, auth);
-    expect(third.status).toBe(429);
+    expect(third).toMatchObject({ status: 200, opened: false });
     expect(third.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     rateLimited(third.headers);
-    expect(third.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', status: 429 }, message: expect.stringMatching(/2 open subscriptions/) });
+    expect((await third.next()).errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', status: 429 }, message: expect.stringMatching(/2 open subscriptions/) });
     // Another key has slots of its own.
-    expect((await open(api, PET_EVENTS)).status).toBe(200);
+    expect((await open(api, PET_EVENTS)).opened).toBe(true);
     one.close();
     // The slot is free once the server has seen the connection close: asked again until it is, within 300 ms.
-    await expect.poll(async () => (await open(api, PET_EVENTS, auth)).status, { timeout: 300, interval: 10 }).toBe(200);
+    await expect.poll(async () => (await open(api, PET_EVENTS, auth)).opened, { timeout: 300, interval: 10 }).toBe(true);
   });
 
   it('ends the streams of a revoked key within KEY_CACHE_TTL_SECONDS', async () => {
@@ -157,7 +159,8 @@ describe('live events over Server-Sent Events', () => {
     const { auth } = await a.newKey('pro');
     await open(a, PET_EVENTS, auth);
     await open(b, PET_EVENTS, auth);
-    expect((await subscribe(a.url, PET_EVENTS, auth)).status).toBe(429);
-    expect((await subscribe(b.url, PET_EVENTS, auth)).status).toBe(429);
+    for (const refused of [await subscribe(a.url, PET_EVENTS, auth), await subscribe(b.url, PET_EVENTS, auth)]) {
+      expect((await refused.next()).errors[0].extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
+    }
   });
 });

@@ -2,6 +2,11 @@
 export interface EventStream {
   readonly status: number;
   readonly headers: Headers;
+  /**
+   * The stream was opened: it began with the comment that opens an accepted stream. A subscription refused
+   * before it streams is a 200 stream too, for the sake of EventSource, but begins with its error event.
+   */
+  readonly opened: boolean;
   /** The body of a refused subscription (not a stream). */
   readonly body?: any;
   /** The next `next` event's payload; rejects after `ms`, or when the stream ends first. */
@@ -24,7 +29,7 @@ export async function subscribe(url: string, query: string, headers: Record<stri
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await response.text();
     return {
-      status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined,
+      status: response.status, headers: response.headers, opened: false, body: text ? JSON.parse(text) : undefined,
       next: () => Promise.reject(new Error('not a stream')), ids: [], ended: Promise.resolve('closed'), close() {},
     };
   }
@@ -34,12 +39,15 @@ export async function subscribe(url: string, query: string, headers: Record<stri
   let endedWith: 'complete' | 'closed' | undefined;
   let markEnded!: (how: 'complete' | 'closed') => void;
   const ended = new Promise<'complete' | 'closed'>((resolve) => { markEnded = (how) => { endedWith ??= how; resolve(endedWith); }; });
+  let began!: (text: string) => void;
+  const beginning = new Promise<string>((resolve) => { began = resolve; });
   void (async () => {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
+        began(buffer);
         let boundary;
         while ((boundary = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, boundary);
@@ -57,11 +65,14 @@ export async function subscribe(url: string, query: string, headers: Record<stri
         }
       }
     } catch { /* aborted by close() */ }
+    began('');
     markEnded('closed');
   })();
+  const opened = (await beginning).startsWith(':');
   return {
     status: response.status,
     headers: response.headers,
+    opened,
     ended,
     ids: received,
     next(ms = 2_000) {
@@ -76,4 +87,25 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     },
     close: () => controller.abort(),
   };
+}
+
+/**
+ * A /graphql answer that is an event stream, read as far as it tells whether the stream was opened: an
+ * accepted stream (it begins with a comment) is cancelled, undefined; a refusal is read whole, and given
+ * back as the answer it stands for: its errors' body, in the status of the most severe.
+ */
+export async function streamRefusal(response: Response): Promise<{ status: number; text: string } | undefined> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) text += decoder.decode(value, { stream: true });
+    if (text.startsWith(':')) { await reader.cancel(); return undefined; }
+    if (done) break;
+  }
+  const data = /^event: next\ndata: (.*)$/m.exec(text)?.[1];
+  if (!data || !text.endsWith('event: complete\ndata:\n\n')) throw new Error(`neither a stream nor a refusal: ${text.slice(0, 300)}`);
+  const { errors } = JSON.parse(data) as { errors: { extensions: { status: number } }[] };
+  return { status: Math.max(...errors.map((error) => error.extensions.status)), text: data };
 }

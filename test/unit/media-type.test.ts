@@ -1,6 +1,6 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { responseMediaType } from '../../src/graphql/media-type.js';
+import { responseMediaType, takesOnlyEventStreams } from '../../src/graphql/media-type.js';
 
 /** yoga itself, answering a plain query: the choice our refusals must make the same way. */
 const yoga = createYoga({ schema: createSchema({ typeDefs: 'type Query { ok: Boolean }', resolvers: { Query: { ok: () => true } } }), logging: false });
@@ -26,5 +26,15 @@ describe('the media type of a /graphql refusal', () => {
   it('is JSON when Accept names nothing a GraphQL result is sent in (yoga would stream or refuse)', () => {
     expect(responseMediaType('text/event-stream')).toBe('application/json');
     expect(responseMediaType('image/png')).toBe('application/json');
+  });
+});
+
+describe('a refusal answered as an event stream', () => {
+  it.each([
+    undefined, '*/*', 'application/json', 'text/event-stream', 'text/*', 'TEXT/EVENT-STREAM', 'text/event-stream;charset=utf-8',
+    'text/event-stream, application/json', 'application/json, text/event-stream', 'text/event-stream, */*;q=0.1',
+    'text/event-stream;charset=latin1', 'image/png',
+  ])('is what yoga answers a result with for Accept: %j', async (accept) => {
+    expect(takesOnlyEventStreams(accept ?? null)).toBe(await yogaChooses(accept) === 'text/event-stream');
   });
 });

@@ -86,4 +86,17 @@ describe('the outbox reader', () => {
     expect(new Set(heard).size).toBe(1_234);
     expect(read.position).toBe(1_234);
   });
+
+  it('says while its reads fail that what was committed is not known to be settled, and stops saying it once one succeeds', async () => {
+    const { box, heard, read } = reader();
+    const read0 = box.source.read;
+    box.source.read = async () => { throw Object.assign(new Error('No answer from the database within 1500 ms'), { code: 'DEADLINE_EXCEEDED' }); };
+    await read.poll();
+    expect(read.failing).toBe(true);
+    box.commit(1);
+    box.source.read = read0;
+    await read.poll();
+    expect(read.failing).toBe(false);
+    expect(heard).toEqual([1]);
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { graphqlBody } from '../../support/arbitraries/graphql.js';
 import { clientHeaders } from '../../support/arbitraries/headers.js';
 import { checkContract } from '../../support/contract-checks.js';
+import { streamRefusal } from '../../support/sse.js';
 import { fuzzTarget } from '../../support/fuzz-target.js';
 import { fuzzParameters } from '../../support/fuzz.js';
 
@@ -27,10 +28,12 @@ describe('GraphQL, any operation (property)', () => {
       const response = await fetch(`${target.api.url}/graphql${search}`, {
         method: asGet ? 'GET' : 'POST', headers: req.headers, body: asGet ? undefined : req.body,
       });
-      // A subscription that was accepted streams until closed: its headers are the answer to check.
+      // A subscription that was accepted streams until closed: its headers are the answer to check. One
+      // refused before it streams is a stream too, for a client that takes only streams: its error is checked.
       const streaming = response.status === 200 && response.headers.get('content-type')?.startsWith('text/event-stream');
-      const text = streaming ? (await response.body?.cancel(), '') : await response.text();
-      checkContract('graphql', { status: response.status, headers: response.headers, text }, req);
+      const refusal = streaming ? await streamRefusal(response) : undefined;
+      const text = streaming ? refusal?.text ?? '' : await response.text();
+      checkContract('graphql', { status: refusal?.status ?? response.status, headers: response.headers, text }, req);
       const data = (() => { try { return JSON.parse(text).data ?? {}; } catch { return {}; } })();
       const replayed = response.headers.get('idempotent-replayed') === 'true';
       const change = replayed ? 0 : (data.createPet ? 1 : 0) - (data.deletePet ? 1 : 0);
