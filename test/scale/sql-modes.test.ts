@@ -1,7 +1,12 @@
+import mysql2, { type PoolOptions } from 'mysql2';
+import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/auth/key-admin.js';
+import { systemClock } from '../../src/clock.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
+import { createSessionPool } from '../../src/db/mysql-session.js';
+import { petStore } from '../../src/db/pets.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { mariadbServer, type MariadbServerLab } from './lab/mariadb-server.js';
 
@@ -120,6 +125,35 @@ describe.each(['NO_BACKSLASH_ESCAPES', 'ANSI_QUOTES'])('on a MariaDB whose sql_m
       expect(after.keys.slice(before.keys.length).map((key: any) => key.name)).toEqual(NAMES);
     } finally {
       await admin.destroy();
+    }
+  });
+
+  it('stores them exactly when a change goes as one prepared statement after another, as on MySQL (no compound statements)', async () => {
+    // The same data source, its connections taken for MySQL's: prepared.ts then sends each statement on its own.
+    const options = createDataSource({ kind: 'mysql', url: lab.url(database), statementTimeoutSeconds: 5 }).options;
+    const asMysql = { ...mysql2, createPool: (pool: PoolOptions) => createSessionPool(pool, []).on('connection', (connection) => {
+      (connection as unknown as { _isMariaDB: boolean })._isMariaDB = false;
+    }) };
+    const dataSource = await new DataSource({ ...options, driver: asMysql } as typeof options).initialize();
+    try {
+      const pets = petStore(dataSource, systemClock)();
+      const before = await snapshot(database);
+      for (const [i, name] of NAMES.entries()) {
+        const pet = await pets.create({ name, categoryId: i + 1, status: 'available' });
+        expect(await pets.get(pet.id)).toEqual({ id: pet.id, name, categoryId: i + 1, status: 'available' });
+        const next = NAMES[(i + 1) % NAMES.length]!;
+        expect(await pets.update(pet.id, { name: next })).toEqual({ ...pet, name: next });
+        const events = await lab.execute('SELECT type, payload FROM events ORDER BY id DESC LIMIT 2', [], database);
+        expect(events.map((event) => [event.type, JSON.parse(event.payload)])).toEqual([
+          ['pet.updated', { kind: 'UPDATED', pet: { ...pet, name: next } }],
+          ['pet.created', { kind: 'CREATED', pet }],
+        ]);
+      }
+      const after = await snapshot(database);
+      expect(after.keys).toEqual(before.keys);
+      expect(after.counts).toEqual({ ...before.counts, pets: Number(before.counts.pets) + NAMES.length, events: Number(before.counts.events) + 2 * NAMES.length });
+    } finally {
+      await dataSource.destroy();
     }
   });
 });
