@@ -46,6 +46,27 @@ const snapshot = async (database: string) => ({
   ))[0],
 });
 
+describe("the service's MySQL pools", () => {
+  it('send a query with values as a prepared statement, and refuse to escape values into text', async () => {
+    const pool = createSessionPool({ uri: lab.url('mysql'), connectionLimit: 1 }, []);
+    try {
+      const ask = (send: (done: (error: Error | null, rows: unknown) => void) => void) => new Promise<unknown>((resolve, reject) => {
+        send((error, rows) => (error ? reject(error) : resolve(rows)));
+      });
+      // A connection's query with values (TypeORM's way) is bound: the value comes back as sent.
+      const connection = await new Promise<mysql2.PoolConnection>((resolve, reject) => pool.getConnection((error, c) => (error ? reject(error) : resolve(c))));
+      expect(await ask((done) => connection.query('SELECT ? AS name', [INJECTION], done))).toEqual([{ name: INJECTION }]);
+      connection.release();
+      // The pool's own query formats values before any connection sees them: refused, never sent.
+      await expect(ask((done) => pool.query('SELECT ? AS name', [INJECTION], done)))
+        .rejects.toThrow('Values are bound as parameters of a prepared statement, never escaped into SQL text');
+      expect(await ask((done) => pool.query('SELECT 1 AS one', done))).toEqual([{ one: 1 }]);
+    } finally {
+      await new Promise((resolve) => pool.end(resolve));
+    }
+  });
+});
+
 describe.each(['NO_BACKSLASH_ESCAPES', 'ANSI_QUOTES'])('on a MariaDB whose sql_mode has %s', (mode) => {
   const database = mode.toLowerCase();
   let api: TestServer;
