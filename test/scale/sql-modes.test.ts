@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo } from 'node:net';
 import mysql2, { type PoolOptions } from 'mysql2';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { createKey } from '../../src/auth/key-admin.js';
 import { systemClock } from '../../src/clock.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
+import { migrate } from '../../src/db/migrate.js';
 import { createSessionPool } from '../../src/db/mysql-session.js';
 import { petStore } from '../../src/db/pets.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -63,6 +65,41 @@ describe("the service's MySQL pools", () => {
       expect(await ask((done) => pool.query('SELECT 1 AS one', done))).toEqual([{ one: 1 }]);
     } finally {
       await new Promise((resolve) => pool.end(resolve));
+    }
+  });
+});
+
+describe('a create on MariaDB', () => {
+  it('is one round trip: the change and its event go as one prepared compound statement', async () => {
+    const database = 'round_trips';
+    await lab.execute(`CREATE DATABASE ${database} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    const target = new URL(lab.url(database));
+    const migrations = createDataSource({ kind: 'mysql', url: target.toString(), statementTimeoutSeconds: 5 }, { forMigrations: true });
+    await migrate(await migrations.initialize());
+    await migrations.destroy();
+    // A hop between the pool and the server that counts what the pool sends: one write per command.
+    let writes = 0;
+    const server = { port: Number(target.port), host: target.hostname };
+    const hop = createServer((client) => {
+      const upstream = connect(server.port, server.host);
+      client.on('data', (chunk) => { writes += 1; upstream.write(chunk); });
+      upstream.pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    target.port = String((hop.address() as AddressInfo).port);
+    const dataSource = await createDataSource({ kind: 'mysql', url: target.toString(), statementTimeoutSeconds: 5 }).initialize();
+    try {
+      const pets = petStore(dataSource, systemClock)();
+      // Every connection of the pool has prepared the statement (and run its session set-up) by now.
+      await Promise.all(Array.from({ length: 12 }, () => pets.create({ name: 'Warm', categoryId: 1, status: 'available' })));
+      const before = writes;
+      await pets.create({ name: "O'Brien", categoryId: 1, status: 'available' });
+      expect(writes - before).toBe(1);
+    } finally {
+      await dataSource.destroy();
+      hop.close();
     }
   });
 });
