@@ -47,13 +47,11 @@ export function createDataSource(database: DatabaseConfig, { forMigrations = fal
       url: database.url,
       ...MYSQL_CONNECTION,
       poolSize: POOL_SIZE,
-      // A change and its event in one round trip (prepared.ts's batch): every SQL text of the service is
-      // fixed, with its values escaped by the driver, so no input can add a statement.
-      multipleStatements: true,
-      // With replicas, the primary reports each write's position: a key's next reads wait for it there.
-      ...(forMigrations ? {} : {
-        driver: sessionMysql2(sessionStatements(database.statementTimeoutSeconds, database.replicas ? TRACK_POSITIONS : [])),
-      }),
+      // One statement per query, and values only as bound parameters (mysql-session.ts): no input can
+      // end a statement, and none can add one. With replicas, the primary reports each write's position:
+      // a key's next reads wait for it there.
+      multipleStatements: false,
+      driver: sessionMysql2(forMigrations ? [] : sessionStatements(database.statementTimeoutSeconds, database.replicas ? TRACK_POSITIONS : [])),
     }
     : {
       ...common,

@@ -56,7 +56,7 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
       if (ids.length === 0) return [];
       return (await sql.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id IN ${placeholders(ids.length)}`, ids)).map(toPet);
     }),
-    // The change and its event in one transaction, one round trip on MySQL.
+    // The change and its event in one transaction: one round trip on MariaDB (prepared.ts's batch).
     async create({ name, categoryId, status }) {
       const [inserted] = await bounded(dataSource, () => sql.batch([
         [INSERT, [name, categoryId, status]],

@@ -30,9 +30,10 @@ export interface Prepared extends Statements {
    */
   transaction<T>(work: (tx: Statements) => Promise<T>, committed?: (position: string | undefined) => void): Promise<T>;
   /**
-   * Runs fixed statements, in order, as one transaction in one round trip where the driver can (on MySQL
-   * one multi-statement query: START TRANSACTION, the statements, COMMIT). Each statement's result in
-   * order: rows for a SELECT, what it did for the others. Nothing is committed when one fails.
+   * Runs fixed statements, in order, as one transaction, in one round trip where the server can (on
+   * MariaDB one prepared compound statement; on MySQL, which has none, one prepared statement each
+   * between START TRANSACTION and COMMIT). Each statement's result in order: rows for a SELECT, what it
+   * did for the others. Nothing is committed when one fails.
    */
   batch(statements: readonly Statement[], committed?: (position: string | undefined) => void): Promise<(Row[] | Written)[]>;
 }
@@ -70,7 +71,7 @@ function create(dataSource: DataSource): Prepared {
   return {
     ...run, ...logged(run),
     transaction: (work, committed) => run.transaction((tx) => work(logged(tx)), committed),
-    // One query as the server sees it on MySQL: logged once.
+    // One query as the server sees it on MariaDB: logged once.
     batch: (statements, committed) => {
       dataSource.logger.logQuery(statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, params]) => params) as unknown[]);
       return run.batch(statements, committed);
@@ -92,54 +93,71 @@ function mysql(dataSource: DataSource): Prepared {
       },
     };
   };
-  const command = (connection: PoolConnection, sql: string, params: readonly unknown[] = []) => new Promise<unknown>((resolve, reject) => {
-    connection.query(sql, params as never, (error, result) => (error ? reject(error) : resolve(result)));
+  // Statements without values (transaction control) go as text: there is nothing in them to bind.
+  const command = (connection: PoolConnection, sql: string) => new Promise<unknown>((resolve, reject) => {
+    connection.query(sql, (error, result) => (error ? reject(error) : resolve(result)));
   });
   const connect = () => new Promise<PoolConnection>((resolve, reject) => {
     pool.getConnection((error, c) => (error ? reject(error) : resolve(c)));
   });
-  const written = (result: unknown): Row[] | Written => {
-    if (Array.isArray(result)) return result as Row[];
-    const { insertId, affectedRows } = result as { insertId: number; affectedRows: number };
-    return { insertId: Number(insertId), affectedRows };
+  /** `work` on a connection of its own: what it leaves open is rolled back when it throws. */
+  const held = async <T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> => {
+    const connection = await connect();
+    try {
+      return await work(connection);
+    } catch (error) {
+      // A connection that cannot even roll back is broken: it leaves the pool instead of going back.
+      await command(connection, 'ROLLBACK').catch(() => connection.destroy());
+      throw error;
+    } finally {
+      connection.release();
+    }
+  };
+  const inTransaction = async <T>(connection: PoolConnection, work: (tx: Statements) => Promise<T>, committed?: (position: string | undefined) => void) => {
+    await command(connection, 'START TRANSACTION');
+    const result = await work(on(connection));
+    const commit = await command(connection, 'COMMIT');
+    committed?.(positionOf(commit));
+    return result;
   };
   return {
     dialect: 'mysql',
     ...on(pool),
-    async batch(statements, committed) {
-      const connection = await connect();
-      try {
-        // The pool's connections allow several statements in one query (data-source.ts): the SQL here is
-        // fixed text, its values escaped by the driver.
-        const text = ['START TRANSACTION', ...statements.map(([sql]) => sql), 'COMMIT'].join(';\n');
-        const results = await command(connection, text, statements.flatMap(([, params]) => params)) as unknown[];
-        committed?.(positionOf(results[results.length - 1]));
-        return results.slice(1, -1).map(written);
-      } catch (error) {
-        await command(connection, 'ROLLBACK').catch(() => connection.destroy());
-        throw error;
-      } finally {
-        connection.release();
-      }
-    },
-    async transaction(work, committed) {
-      const connection = await connect();
-      try {
-        await command(connection, 'START TRANSACTION');
-        const result = await work(on(connection));
-        const commit = await command(connection, 'COMMIT');
-        committed?.(positionOf(commit));
-        return result;
-      } catch (error) {
-        // A connection that cannot even roll back is broken: it leaves the pool instead of going back.
-        await command(connection, 'ROLLBACK').catch(() => connection.destroy());
-        throw error;
-      } finally {
-        connection.release();
-      }
-    },
+    batch: (statements, committed) => held(async (connection) => {
+      if (!isMariadb(connection)) return inTransaction(connection, (tx) => inOrder(tx, statements), committed);
+      // MariaDB runs the whole transaction as one prepared statement: one round trip, every value bound.
+      const results = await new Promise<unknown[]>((resolve, reject) => {
+        connection.execute(compound(statements), statements.flatMap(([, params]) => params) as never,
+          (error, result) => (error ? reject(error) : resolve(result as unknown[])));
+      });
+      committed?.(positionOf(results[results.length - 1]));
+      return statements.map(([sql], i) => (isSelect(sql) ? results[i] as Row[] : writtenBy((results[i] as Row[])[0]!)));
+    }),
+    transaction: (work, committed) => held((connection) => inTransaction(connection, work, committed)),
   };
 }
+
+/** mysql2 tells MariaDB from MySQL by the server's greeting, as it does for the protocol's differences. */
+const isMariadb = (connection: PoolConnection) => (connection as unknown as { _isMariaDB?: boolean })._isMariaDB === true;
+
+/** Fixed statements one after the other, each prepared, on one transaction's statements. */
+async function inOrder(tx: Statements, statements: readonly Statement[]): Promise<(Row[] | Written)[]> {
+  const results: (Row[] | Written)[] = [];
+  for (const [sql, params] of statements) results.push(await (isSelect(sql) ? tx.all(sql, params) : tx.run(sql, params)));
+  return results;
+}
+
+/**
+ * A batch as one MariaDB anonymous compound statement, prepared like any other: the transaction, each
+ * statement, and after each write a row saying what it did (ROW_COUNT() and LAST_INSERT_ID() read the
+ * write before them, and leave LAST_INSERT_ID() for the next statement). Each statement then answers
+ * one result set, in order. The text is made of the batch's fixed statements: mysql2 keeps it prepared.
+ */
+const compound = (statements: readonly Statement[]) => `BEGIN NOT ATOMIC START TRANSACTION; ${statements
+  .map(([sql]) => (isSelect(sql) ? sql : `${sql}; SELECT ROW_COUNT() AS affectedRows, LAST_INSERT_ID() AS insertId`))
+  .join('; ')}; COMMIT; END`;
+
+const writtenBy = (row: Row): Written => ({ insertId: Number(row.insertId), affectedRows: Number(row.affectedRows) });
 
 function sqlite(dataSource: DataSource): Prepared {
   const database = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
@@ -170,11 +188,7 @@ function sqlite(dataSource: DataSource): Prepared {
     all: (sql, params) => (open ? whenFree(() => direct.all(sql, params)) : direct.all(sql, params)),
     run: (sql, params) => (open ? whenFree(() => direct.run(sql, params)) : direct.run(sql, params)),
     batch(statements) {
-      return this.transaction(async (tx) => {
-        const results: (Row[] | Written)[] = [];
-        for (const [sql, params] of statements) results.push(await (isSelect(sql) ? tx.all(sql, params) : tx.run(sql, params)));
-        return results;
-      });
+      return this.transaction((tx) => inOrder(tx, statements));
     },
     async transaction(work) {
       while (open) await open;
