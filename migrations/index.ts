@@ -8,10 +8,12 @@ import { CreateEvents1764201600000 } from './1764201600000-CreateEvents.js';
 import { EventsPrunedById1764288000000 } from './1764288000000-EventsPrunedById.js';
 import { CreateWebhooks1764374400000 } from './1764374400000-CreateWebhooks.js';
 import { KeyScopesAndDeprecatedCalls1764460800000 } from './1764460800000-KeyScopesAndDeprecatedCalls.js';
+import { WebhookDeliveriesOnRequest1764550800000 } from './1764550800000-WebhookDeliveriesOnRequest.js';
 
 /** Every migration, oldest first. A database that has run one not listed here is newer than this build. */
 export const MIGRATIONS = [
   CreatePets1763683200000, CreateApiKeys1763683300000, CreateOrders1763856000000, CreateServiceSecrets1763942400000,
   CreateIdempotencyRecords1764028800000, KeyLifecycle1764115200000, CreateEvents1764201600000,
   EventsPrunedById1764288000000, CreateWebhooks1764374400000, KeyScopesAndDeprecatedCalls1764460800000,
+  WebhookDeliveriesOnRequest1764550800000,
 ];
