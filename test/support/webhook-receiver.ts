@@ -73,7 +73,8 @@ export async function silentReceiver() {
   const server = createNetServer((socket) => {
     accepted += 1;
     held.add(socket);
-    socket.on('error', () => undefined).once('close', () => held.delete(socket));
+    // Read (and dropped), so that a sender giving up is seen at once; never answered.
+    socket.resume().on('error', () => undefined).once('close', () => held.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
