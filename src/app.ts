@@ -157,7 +157,8 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   });
   const dispatcher = createDispatcher({
     store: webhookRecords, settled: () => history.settled(), keyOpen, clock,
-    timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, counted: (outcome) => delivered.inc({ outcome }),
+    timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate,
+    concurrency: config.webhooks.concurrency, perEndpoint: config.webhooks.perEndpoint, counted: (outcome) => delivered.inc({ outcome }),
   });
   events.onWake(() => { if (dispatcher.wanted()) void dispatcher.run(); });
   const webhooks = webhookAdmin(webhookRecords, config.webhooks, clock, () => dispatcher.endpointsChanged());

@@ -72,6 +72,10 @@ export interface WebhookConfig {
   readonly perKey: number;
   /** How long a receiver has to answer with a 2xx. */
   readonly timeoutMs: number;
+  /** Requests in flight at once on one instance, to every endpoint together. */
+  readonly concurrency: number;
+  /** Requests in flight at once to one endpoint, on one instance. */
+  readonly perEndpoint: number;
 }
 
 export interface HostPort {
@@ -165,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
     perKey: intInRange(env.WEBHOOKS_PER_KEY, 'WEBHOOKS_PER_KEY', 10, 1, 100, problems),
     timeoutMs: intInRange(env.WEBHOOK_TIMEOUT_SECONDS, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30, problems) * 1_000,
+    concurrency: intInRange(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY', 64, 1, 1_000, problems),
+    perEndpoint: intInRange(env.WEBHOOK_ENDPOINT_CONCURRENCY, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 16, problems),
   };
   const limits: LimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),

@@ -189,7 +189,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries.
+         * Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries. An endpoint has at most 5 test events and redeliveries waiting or being sent: the next is `CONFLICT` until one has been attempted.
          * @description A restricted key needs the `webhooks` scope.
          */
         post: operations["testWebhookEndpoint"];
@@ -229,7 +229,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send one of an endpoint's deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it).
+         * Send one of an endpoint's deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it). Counts with the endpoint's test events: at most 5 waiting or being sent, the next is `CONFLICT`; one already waiting stays as it is.
          * @description A restricted key needs the `webhooks` scope.
          */
         post: operations["redeliverWebhook"];
@@ -595,7 +595,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The store's rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running. */
+        /** @description The store's rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, the animal has orders, the key has its most webhook endpoints, or the endpoint has its most test events and redeliveries waiting. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -5,7 +5,7 @@ import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain
 import { appError } from '../errors.js';
 import { bounded } from './deadline.js';
 import { eventPage } from './outbox.js';
-import { prepared, type Row, type Statements } from './prepared.js';
+import { FOR_UPDATE, prepared, type Row, type Statements } from './prepared.js';
 
 /** An endpoint as the sender needs it. */
 export interface EndpointTarget {
@@ -40,6 +40,14 @@ const DELIVERY = 'SELECT id, event_id AS eventId, type, status, attempts, next_a
   + 'last_error AS lastError, last_duration_ms AS lastDurationMs, created_at AS createdAt, delivered_at AS deliveredAt FROM webhook_deliveries';
 /** Due deliveries, each row locked by one instance; the others skip it rather than wait (MySQL 8, MariaDB 10.6). */
 const SKIP_LOCKED = { mysql: ' FOR UPDATE SKIP LOCKED', sqlite: '' } as const;
+
+/**
+ * `?` marks for a list of `n` ids, rounded up to a power of two (padded with 0, an id never given): a few
+ * statement texts, each prepared once, rather than one per length.
+ */
+const listLength = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+const marks = (n: number) => Array<string>(listLength(n)).fill('?').join(', ');
+const padded = (ids: readonly number[]) => [...ids, ...Array<number>(listLength(ids.length) - ids.length).fill(0)];
 
 const iso = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
 const typesOf = (text: unknown) => (String(text) === '' ? [] : String(text).split(',')) as EventType[];
@@ -77,6 +85,19 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
     return toEndpoint(row);
   };
   const deliveryOf = async (id: number) => toDelivery((await sql.all(`${DELIVERY} WHERE id = ?`, [id]))[0]!);
+  /**
+   * In a transaction: the key's endpoint, locked (requests for one endpoint count one after the other),
+   * unless it already has `limit` deliveries asked for by hand (test events, redeliveries) that are waiting
+   * or being sent, `except` aside. Each is attempted at the endpoint's own pace: more would only queue.
+   */
+  const onRequest = async (tx: Statements, keyId: number, id: number, except: number, limit: number) => {
+    const [row] = await tx.all(`SELECT id FROM webhook_endpoints WHERE id = ? AND key_id = ?${FOR_UPDATE[sql.dialect]}`, [id, keyId]);
+    if (!row) throw endpointNotFound(id);
+    const [{ n } = { n: 0 }] = await tx.all('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? AND status = \'pending\' AND on_request = 1 AND id <> ?', [id, except]);
+    if (Number(n) >= limit) {
+      throw appError('CONFLICT', `Webhook endpoint ${id} has ${limit} test events and redeliveries waiting to be sent: ask again once one has been attempted (see its deliveries)`);
+    }
+  };
 
   return {
     list: (keyId: number) => within(async () => (await sql.all(`${ENDPOINT} WHERE key_id = ? ORDER BY id`, [keyId])).map((row) => publicEndpoint(toEndpoint(row)))),
@@ -124,14 +145,19 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
       return publicEndpoint(endpoint);
     }),
 
-    /** A delivery due now, of an event that is no change: the endpoint's test. */
-    enqueue: (keyId: number, id: number, type: string, payload: string) => within(async () => {
-      await endpointOf(keyId, id);
-      const now = clock.now();
-      const { insertId } = await sql.run(
-        'INSERT INTO webhook_deliveries (endpoint_id, event_id, type, payload, status, attempts, next_attempt_at, created_at) VALUES (?, NULL, ?, ?, \'pending\', 0, ?, ?)',
-        [id, type, payload, now, now],
-      );
+    /**
+     * A delivery due now, of an event that is no change: the endpoint's test. Asked for by hand: refused
+     * while the endpoint has `limit` such waiting (see `onRequest`).
+     */
+    enqueue: (keyId: number, id: number, type: string, payload: string, limit: number) => within(async () => {
+      const insertId = await sql.transaction(async (tx) => {
+        await onRequest(tx, keyId, id, 0, limit);
+        const now = clock.now();
+        return (await tx.run(
+          'INSERT INTO webhook_deliveries (endpoint_id, event_id, type, payload, status, attempts, next_attempt_at, created_at, on_request) VALUES (?, NULL, ?, ?, \'pending\', 0, ?, ?, 1)',
+          [id, type, payload, now, now],
+        )).insertId;
+      });
       return deliveryOf(insertId);
     }),
 
@@ -140,11 +166,21 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
       return (await sql.all(`${DELIVERY} WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?`, [id, String(limit)])).map(toDelivery);
     }),
 
-    /** Due now again, whatever became of it; its attempts so far count on. */
-    redeliver: (keyId: number, id: number, deliveryId: number) => within(async () => {
-      await endpointOf(keyId, id);
-      const { affectedRows } = await sql.run('UPDATE webhook_deliveries SET status = \'pending\', next_attempt_at = ? WHERE id = ? AND endpoint_id = ?', [clock.now(), deliveryId, id]);
-      if (affectedRows === 0) throw appError('NOT_FOUND', `Delivery ${deliveryId} of webhook endpoint ${id} not found`);
+    /**
+     * Due now again, whatever became of it; its attempts so far count on. Asked for by hand, like a test:
+     * one already waiting on request stays as it is (its place, or its claim, kept).
+     */
+    redeliver: (keyId: number, id: number, deliveryId: number, limit: number) => within(async () => {
+      await sql.transaction(async (tx) => {
+        await onRequest(tx, keyId, id, deliveryId, limit);
+        const { affectedRows } = await tx.run(
+          // next_attempt_at first: MySQL's later assignments would see the status already set.
+          'UPDATE webhook_deliveries SET next_attempt_at = CASE WHEN status = \'pending\' AND on_request = 1 THEN next_attempt_at ELSE ? END, '
+          + 'status = \'pending\', on_request = 1 WHERE id = ? AND endpoint_id = ?',
+          [clock.now(), deliveryId, id],
+        );
+        if (affectedRows === 0) throw appError('NOT_FOUND', `Delivery ${deliveryId} of webhook endpoint ${id} not found`);
+      });
       return deliveryOf(deliveryId);
     }),
 
@@ -188,28 +224,39 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
       return rows.length;
     })),
 
-    /** Claims up to `limit` due deliveries until `now + leaseMs`: each is this instance's to send until then. */
-    claim: (limit: number, leaseMs: number) => within(() => sql.transaction(async (tx) => {
+    /**
+     * Claims due deliveries until `now + leaseMs`, each this instance's to send until then. Scans up to
+     * `scan` due ones, the oldest first, of endpoints not in `skip` (those with no slot free here), and
+     * claims those `pick` chooses; the others stay due, unlocked at the commit. `more`: the scan was full,
+     * so more may be due.
+     */
+    claim: (leaseMs: number, { skip, pick, scan = 100 }: {
+      skip: readonly number[]; pick: (due: { id: number; endpointId: number }[]) => { id: number; endpointId: number }[]; scan?: number;
+    }) => within(() => sql.transaction(async (tx) => {
       const now = clock.now();
-      const due = await tx.all(
-        `SELECT id, endpoint_id AS endpointId, type, payload, attempts, created_at AS createdAt FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?${SKIP_LOCKED[sql.dialect]}`,
-        [now, String(limit)],
-      );
-      if (due.length === 0) return [];
-      await tx.run(`UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id IN (${due.map(() => '?').join(', ')})`, [now + leaseMs, ...due.map((row) => Number(row.id))]);
-      return due.map((row): ClaimedDelivery => ({
+      const due = (await tx.all(
+        `SELECT id, endpoint_id AS endpointId FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND endpoint_id NOT IN (${marks(skip.length)}) `
+        + `ORDER BY next_attempt_at LIMIT ?${SKIP_LOCKED[sql.dialect]}`,
+        [now, ...padded(skip), String(scan)],
+      )).map((row) => ({ id: Number(row.id), endpointId: Number(row.endpointId) }));
+      const ids = pick(due).map((delivery) => delivery.id);
+      if (ids.length === 0) return { claimed: [], more: due.length === scan };
+      await tx.run(`UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id IN (${marks(ids.length)})`, [now + leaseMs, ...padded(ids)]);
+      const rows = await tx.all(`SELECT id, endpoint_id AS endpointId, type, payload, attempts, created_at AS createdAt FROM webhook_deliveries WHERE id IN (${marks(ids.length)})`, padded(ids));
+      const claimed = rows.map((row): ClaimedDelivery => ({
         id: Number(row.id), endpointId: Number(row.endpointId), type: String(row.type), payload: String(row.payload),
         attempts: Number(row.attempts), createdAt: Number(row.createdAt),
       }));
+      return { claimed, more: due.length === scan };
     })),
 
     targets: (ids: readonly number[]) => within(async () => (ids.length === 0 ? []
-      : (await sql.all(`${ENDPOINT} WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map((row): EndpointTarget => toEndpoint(row)))),
+      : (await sql.all(`${ENDPOINT} WHERE id IN (${marks(ids.length)})`, padded(ids))).map((row): EndpointTarget => toEndpoint(row)))),
 
     /** Acknowledged: delivered, and its endpoint succeeds again. */
     delivered: (delivery: ClaimedDelivery, attempt: Attempt) => within(async () => {
       const now = clock.now();
-      await sql.run('UPDATE webhook_deliveries SET status = \'delivered\', attempts = attempts + 1, last_status_code = ?, last_error = NULL, last_duration_ms = ?, delivered_at = ? WHERE id = ?',
+      await sql.run('UPDATE webhook_deliveries SET status = \'delivered\', on_request = 0, attempts = attempts + 1, last_status_code = ?, last_error = NULL, last_duration_ms = ?, delivered_at = ? WHERE id = ?',
         [attempt.statusCode, attempt.durationMs, now, delivery.id]);
       await sql.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [delivery.endpointId]);
     }),
@@ -221,7 +268,7 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
     undelivered: (delivery: ClaimedDelivery, attempt: Attempt, retryAt: number | null, disableAfterMs: number) => within(async () => {
       const now = clock.now();
       await sql.run(
-        'UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?, last_duration_ms = ?, next_attempt_at = ? WHERE id = ?',
+        'UPDATE webhook_deliveries SET status = ?, on_request = 0, attempts = attempts + 1, last_status_code = ?, last_error = ?, last_duration_ms = ?, next_attempt_at = ? WHERE id = ?',
         [retryAt === null ? 'failed' : 'pending', attempt.statusCode, attempt.error?.slice(0, 255) ?? null, attempt.durationMs, retryAt ?? now, delivery.id],
       );
       await sql.run('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL', [now, delivery.endpointId]);
@@ -235,7 +282,7 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
 
     /** A delivery whose endpoint may no longer receive (disabled, or its key revoked): it fails, unsent. */
     dropped: (delivery: ClaimedDelivery, reason: string) => within(async () => {
-      await sql.run('UPDATE webhook_deliveries SET status = \'failed\', last_error = ? WHERE id = ?', [reason, delivery.id]);
+      await sql.run('UPDATE webhook_deliveries SET status = \'failed\', on_request = 0, last_error = ? WHERE id = ?', [reason, delivery.id]);
     }),
 
     /** Deliveries waiting to be sent (the retry queue), for the metrics. */

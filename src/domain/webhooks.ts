@@ -101,3 +101,9 @@ export const RETRY_SCHEDULE_MS = [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 
 
 /** An endpoint that has failed every attempt this long is disabled when another delivery fails for good. */
 export const DISABLE_AFTER_MS = 3 * 86_400_000;
+
+/**
+ * Test events and redeliveries one endpoint may have waiting or being sent: each is attempted at the
+ * endpoint's own pace, so more would only queue (and a silent endpoint's would wait a timeout each).
+ */
+export const ON_REQUEST_PER_ENDPOINT = 5;

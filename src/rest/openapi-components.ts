@@ -10,7 +10,7 @@ export const ERRORS: Record<string, [name: string, description: string]> = {
   401: ['Unauthenticated', 'The API key is missing, unknown, mistyped, expired or revoked.'],
   403: ['Forbidden', 'The key is restricted to scopes, and the operation needs one it lacks (`FORBIDDEN`; the message names it). Ask for a key with that scope.'],
   404: ['NotFound', 'The requested resource could not be found.'],
-  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, or the animal has orders. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
+  409: ['Conflict', 'The store\'s rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, the animal has orders, the key has its most webhook endpoints, or the endpoint has its most test events and redeliveries waiting. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running.'],
   410: ['EventsExpired', 'The events after `after` are no longer kept (`EVENTS_EXPIRED`; kept for `EVENT_RETENTION_HOURS`): read the records again, then follow the feed from its newest event.'],
   408: ['RequestTimeout', 'The request (`REQUEST_TIMEOUT`) was not received within the server\'s time limits; the connection is closed.'],
   422: ['IdempotencyKeyReused', 'The `Idempotency-Key` was used with a different request (`IDEMPOTENCY_KEY_REUSED`): use a new key.'],

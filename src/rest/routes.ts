@@ -41,10 +41,10 @@ export const REST_ROUTES = {
   'Query.webhookEndpoint': { method: 'GET', path: '/webhooks/:endpointId', operationId: 'getWebhookEndpoint', tags: ['webhooks'] },
   'Mutation.updateWebhookEndpoint': { method: 'PATCH', path: '/webhooks/:endpointId', operationId: 'updateWebhookEndpoint', tags: ['webhooks'] },
   'Mutation.deleteWebhookEndpoint': { method: 'DELETE', path: '/webhooks/:endpointId', operationId: 'deleteWebhookEndpoint', noContent: true, tags: ['webhooks'] },
-  'Mutation.testWebhookEndpoint': { method: 'POST', path: '/webhooks/:endpointId/test', operationId: 'testWebhookEndpoint', responseStatus: 202, tags: ['webhooks'] },
+  'Mutation.testWebhookEndpoint': { method: 'POST', path: '/webhooks/:endpointId/test', operationId: 'testWebhookEndpoint', responseStatus: 202, errors: [409], tags: ['webhooks'] },
   'Query.webhookDeliveries': { method: 'GET', path: '/webhooks/:endpointId/deliveries', operationId: 'listWebhookDeliveries', tags: ['webhooks'] },
   'Mutation.redeliverWebhook': {
-    method: 'POST', path: '/webhooks/:endpointId/deliveries/:deliveryId/redeliver', operationId: 'redeliverWebhook', responseStatus: 202, tags: ['webhooks'],
+    method: 'POST', path: '/webhooks/:endpointId/deliveries/:deliveryId/redeliver', operationId: 'redeliverWebhook', responseStatus: 202, errors: [409], tags: ['webhooks'],
   },
   'Query.rateLimit': { method: 'GET', path: '/rate_limit', operationId: 'getRateLimit', tags: ['limits'] },
 } as const satisfies Record<string, RestRoute>;

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { missingToHear } from '../domain/scopes.js';
 import { pageSize } from '../domain/ids.js';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
-import { WEBHOOK_URL_MAX } from '../domain/webhooks.js';
+import { ON_REQUEST_PER_ENDPOINT, WEBHOOK_URL_MAX } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
 import { needs } from './extensions.js';
@@ -169,7 +169,8 @@ builder.mutationField('deleteWebhookEndpoint', (t) => t.field({
 builder.mutationField('testWebhookEndpoint', (t) => t.field({
   type: DeliveryRef,
   extensions: needs('webhooks'),
-  description: 'Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries.',
+  description: 'Send a `webhook.test` event to an endpoint now (retried like any delivery); see how it went in its deliveries. An endpoint has at most '
+    + `${ON_REQUEST_PER_ENDPOINT} test events and redeliveries waiting or being sent: the next is \`CONFLICT\` until one has been attempted.`,
   args: { endpointId: t.arg(ENDPOINT_ID) },
   resolve: (_root, args, context) => context.webhooks.test(ownerOf(context), args.endpointId),
 }));
@@ -177,7 +178,8 @@ builder.mutationField('testWebhookEndpoint', (t) => t.field({
 builder.mutationField('redeliverWebhook', (t) => t.field({
   type: DeliveryRef,
   extensions: needs('webhooks'),
-  description: 'Send one of an endpoint\'s deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it).',
+  description: 'Send one of an endpoint\'s deliveries again now, whatever became of it (same `webhook-id`: receivers de-duplicate by it). Counts with the '
+    + `endpoint's test events: at most ${ON_REQUEST_PER_ENDPOINT} waiting or being sent, the next is \`CONFLICT\`; one already waiting stays as it is.`,
   args: { endpointId: t.arg(ENDPOINT_ID), deliveryId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the delivery.' }) },
   resolve: (_root, args, context) => context.webhooks.redeliver(ownerOf(context), args.endpointId, args.deliveryId),
 }));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { webhookBody, type WebhookStore } from '../db/webhooks.js';
-import { checkTypes, checkUrl, type WebhookAdmin } from '../domain/webhooks.js';
+import { checkTypes, checkUrl, ON_REQUEST_PER_ENDPOINT, type WebhookAdmin } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { checkTarget } from './targets.js';
 
@@ -56,13 +56,13 @@ export function webhookAdmin(store: WebhookStore, policy: WebhookPolicy, clock: 
     delete: (keyId, id) => store.delete(keyId, id),
     async test(keyId, id) {
       const now = clock.now();
-      const delivery = await store.enqueue(keyId, id, 'webhook.test', webhookBody('webhook.test', now, { endpointId: id, occurredAt: new Date(now).toISOString() }));
+      const delivery = await store.enqueue(keyId, id, 'webhook.test', webhookBody('webhook.test', now, { endpointId: id, occurredAt: new Date(now).toISOString() }), ON_REQUEST_PER_ENDPOINT);
       woken();
       return delivery;
     },
     deliveries: (keyId, id, limit) => store.deliveries(keyId, id, limit),
     async redeliver(keyId, id, deliveryId) {
-      const delivery = await store.redeliver(keyId, id, deliveryId);
+      const delivery = await store.redeliver(keyId, id, deliveryId, ON_REQUEST_PER_ENDPOINT);
       woken();
       return delivery;
     },

@@ -7,7 +7,7 @@ import { backend, freshStore, keyOn, openStore } from '../support/backend.js';
 import { testClock } from '../support/clock.js';
 import { listeningUrl, spawnServer } from '../support/process.js';
 import { startPair, startServer, type TestServer } from '../support/server.js';
-import { webhookReceiver } from '../support/webhook-receiver.js';
+import { silentReceiver, webhookReceiver } from '../support/webhook-receiver.js';
 
 const LOOPBACK = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_TIMEOUT_SECONDS: '1', WEBHOOKS_PER_KEY: '50' };
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -267,7 +267,9 @@ describe('webhook delivery', () => {
     api.clock.advance(86_400_000 * 1.3);
     await hooks.waitFor(2);
     await eventually(async () => (await deliveries(api, id))[0]?.status).toBe('failed');
-    expect((await api.get(`/v1/webhooks/${id}`)).body).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/^Disabled by the service: no delivery acknowledged since/) });
+    // The endpoint is disabled by the statement after the one that marks the delivery failed.
+    await eventually(async () => (await api.get(`/v1/webhooks/${id}`)).body)
+      .toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/^Disabled by the service: no delivery acknowledged since/) });
     // Nothing more is sent to it; enabled again by its owner, it takes the next events.
     await api.post('/v1/pets', { name: 'While disabled', categoryId: 1 });
     expect((await api.patch(`/v1/webhooks/${id}`, { enabled: true })).body).toMatchObject({ enabled: true, disabledReason: null });
@@ -372,5 +374,94 @@ describe('webhook delivery across instances', () => {
     expect(hooks.received).toHaveLength(0);
     api.clock.advance(30_000);
     expect(JSON.parse((await hooks.waitFor(1))[0]!.body).type).toBe('webhook.test');
+  });
+});
+
+describe('one tenant\'s endpoints against another\'s', () => {
+  // A timeout far above every bound below: a delivery that waited for a silent endpoint shows.
+  const SLOW = { ...LOOPBACK, WEBHOOK_TIMEOUT_SECONDS: '20' };
+  let slow: TestServer;
+  let silent: Awaited<ReturnType<typeof silentReceiver>>;
+  beforeAll(async () => {
+    slow = await startServer({ env: SLOW });
+    silent = await silentReceiver();
+    // The silent receiver goes first: the server's close then waits for no request.
+    cleanups.push(() => slow.close(), () => silent.close());
+  });
+  const endpointOn = async (url: string, auth: Record<string, string>) => {
+    const made = await slow.post('/v1/webhooks', { url }, auth);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return made.body.id as number;
+  };
+
+  it('delivers a key\'s events promptly while another key\'s 20 endpoints never answer (and have a backlog)', async () => {
+    const quiet = await slow.newKey('pro');
+    for (let i = 0; i < 20; i++) await endpointOn(`${silent.url}/${i}`, quiet.auth);
+    // A backlog on every silent endpoint: events of the quiet key's own, and test events.
+    for (let i = 0; i < 3; i++) await slow.post('/v1/pets', { name: `Unheard ${i}`, categoryId: 1 }, quiet.auth);
+    for (const { id } of (await slow.get('/v1/webhooks', quiet.auth)).body) await slow.post(`/v1/webhooks/${id}/test`, undefined, quiet.auth);
+    await expect.poll(() => silent.holding, { timeout: 5_000 }).toBeGreaterThanOrEqual(16);
+
+    const hooks = await receiver();
+    const healthy = await slow.newKey('pro');
+    await endpointOn(hooks.url, healthy.auth);
+    for (let i = 0; i < 10; i++) {
+      const made = await slow.post('/v1/pets', { name: `Heard ${i}`, categoryId: 1 }, healthy.auth);
+      expect(made.status).toBe(201);
+      // Far below the 20 s timeout that a delivery waiting behind a silent one would take.
+      const heard = await hooks.waitFor(i + 1, 3_000);
+      expect(JSON.parse(heard[i]!.body).data.pet.name).toBe(`Heard ${i}`);
+    }
+    // The silent endpoints still hold their requests: nothing was waited out.
+    expect(silent.holding).toBeGreaterThanOrEqual(16);
+  });
+
+  it('holds an endpoint to 5 test events and redeliveries waiting: the next is 409 CONFLICT on both surfaces, and costs its point', async () => {
+    const own = await silentReceiver();
+    cleanups.push(() => own.close());
+    const owner = await slow.newKey('pro');
+    const id = await endpointOn(own.url, owner.auth);
+    await slow.post('/v1/pets', { name: 'For the redelivery', categoryId: 1 }, owner.auth);
+    const tests: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const test = await slow.post(`/v1/webhooks/${id}/test`, undefined, owner.auth);
+      expect(test.status).toBe(202);
+      tests.push(test.body.id);
+    }
+    const message = `Webhook endpoint ${id} has 5 test events and redeliveries waiting to be sent: ask again once one has been attempted (see its deliveries)`;
+    const before = Number((await slow.get('/v1/rate_limit', owner.auth)).headers.get('x-ratelimit-remaining'));
+    const refused = await slow.post(`/v1/webhooks/${id}/test`, undefined, owner.auth);
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(refused.body).toEqual({ code: 'CONFLICT', status: 409, message });
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe(String(before - 1));
+    expect(refused.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    expect(refused.headers.get('retry-after')).toBeNull();
+
+    // A redelivery of the event's delivery is a sixth; one of those already waiting is none (left as it is).
+    const event = ((await slow.get(`/v1/webhooks/${id}/deliveries`, owner.auth)).body as any[]).find((d) => d.type === 'pet.created');
+    const again = await slow.post(`/v1/webhooks/${id}/deliveries/${event.id}/redeliver`, undefined, owner.auth);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ code: 'CONFLICT', status: 409, message });
+    const waiting = await slow.post(`/v1/webhooks/${id}/deliveries/${tests[4]}/redeliver`, undefined, owner.auth);
+    expect(waiting.status).toBe(202);
+    expect(waiting.body).toMatchObject({ id: tests[4], status: 'pending', attempts: 0 });
+
+    for (const [query, variables] of [
+      ['mutation($e: SafeInt!) { testWebhookEndpoint(endpointId: $e) { id } }', { e: id }],
+      ['mutation($e: SafeInt!, $d: SafeInt!) { redeliverWebhook(endpointId: $e, deliveryId: $d) { id } }', { e: id, d: event.id }],
+    ] as const) {
+      const gql = await slow.gql(query, variables, owner.auth);
+      expect(gql.status).toBe(200);
+      expect(gql.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+      expect(gql.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(gql.body).toEqual({ data: null, errors: [{ message, path: [expect.any(String)], locations: expect.any(Array), extensions: { code: 'CONFLICT', status: 409 } }] });
+    }
+
+    // Once those being sent are cut (attempted, failed), the endpoint takes requests again.
+    await expect.poll(() => own.holding, { timeout: 5_000 }).toBe(2);
+    own.drop();
+    await expect.poll(async () => (await slow.post(`/v1/webhooks/${id}/test`, undefined, owner.auth)).status, { timeout: 5_000, interval: 200 }).toBe(202);
   });
 });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface Received {
   readonly headers: IncomingHttpHeaders;
@@ -57,6 +57,36 @@ export async function webhookReceiver() {
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A webhook target that accepts connections and never answers (nor reads): each request holds its
+ * connection until the sender's timeout, as a stalled or hostile receiver would. `drop()` cuts the
+ * connections held so far (their requests fail at once).
+ */
+export async function silentReceiver() {
+  const held = new Set<Socket>();
+  let accepted = 0;
+  const server = createNetServer((socket) => {
+    accepted += 1;
+    held.add(socket);
+    // Read (and dropped), so that a sender giving up is seen at once; never answered.
+    socket.resume().on('error', () => undefined).once('close', () => held.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** Connections accepted so far. */
+    get accepted() { return accepted; },
+    /** Connections held now. */
+    get holding() { return held.size; },
+    drop() { for (const socket of held) socket.destroy(); },
+    async close() {
+      for (const socket of held) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
