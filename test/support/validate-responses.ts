@@ -13,7 +13,8 @@ import { isJson, responseChecker } from './openapi-responses.js';
 type Checker = ReturnType<typeof responseChecker>;
 
 const DOCUMENT_PATH = '/v1/openapi.json';
-const WRAPPED = Symbol.for('animal-store.validated-fetch');
+/** The platform's fetch, kept on the wrapper: a worker that runs another file wraps it afresh, with that file's failures. */
+const ORIGINAL = Symbol.for('animal-store.unvalidated-fetch');
 /** The servers tests start listen here (test/support/server.ts, launch.ts). */
 const TEST_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
@@ -27,8 +28,12 @@ function fetchDocument(origin: string): Promise<OpenAPIV3.Document> {
     const asked = request(url, { localAddress: url.hostname === '127.0.0.1' ? '127.0.0.2' : undefined, timeout: 5_000 }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => {
-        if (response.statusCode === 200) resolve(JSON.parse(text) as OpenAPIV3.Document);
-        else reject(new Error(`${DOCUMENT_PATH} answered ${response.statusCode}`));
+        try {
+          if (response.statusCode !== 200) throw new Error(`${DOCUMENT_PATH} answered ${response.statusCode}`);
+          resolve(JSON.parse(text) as OpenAPIV3.Document);
+        } catch (error) {
+          reject(error as Error);
+        }
       }).on('error', reject);
     });
     asked.on('timeout', () => asked.destroy(new Error(`${DOCUMENT_PATH} did not answer within 5 s`))).on('error', reject).end();
@@ -60,29 +65,28 @@ afterAll(() => {
   if (process.env.RESPONSE_CHECKS_SUMMARY === '1') console.log(`response checks: ${JSON.stringify(tally)}`);
 });
 
-const original = globalThis.fetch as typeof fetch & { [WRAPPED]?: true };
-if (!original[WRAPPED]) {
-  const validated = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    if (!TEST_HOSTS.has(url.hostname) || !url.pathname.startsWith('/v1/') || url.pathname === DOCUMENT_PATH) return original(input, init);
-    const checker = await checkerFor(url.origin).catch(() => undefined);
-    const response = await original(input, init);
-    if (!checker) {
-      tally.noDocument++;
-      return response;
-    }
-    const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase() ?? '';
-    // An event stream is never read to its end here: its media type and headers are judged, not its events.
-    const text = method !== 'HEAD' && (isJson(mediaType) || !mediaType) ? await response.clone().text().catch(() => undefined) : undefined;
-    const verdict = checker({ method, url: url.href, status: response.status, headers: response.headers, text });
-    tally[verdict.operation ? 'judged' : 'undocumented']++;
-    if (verdict.problems.length > 0) {
-      const failure = `${method} ${url.pathname}${url.search} → ${verdict.operation}:\n  - ${verdict.problems.join('\n  - ')}`;
-      failures.push(failure);
-      throw new Error(`The answer does not match the served OpenAPI document: ${failure}`);
-    }
+const current = globalThis.fetch as typeof fetch & { [ORIGINAL]?: typeof fetch };
+const original = current[ORIGINAL] ?? current;
+const validated = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  if (!TEST_HOSTS.has(url.hostname) || !url.pathname.startsWith('/v1/') || url.pathname === DOCUMENT_PATH) return original(input, init);
+  const checker = await checkerFor(url.origin).catch(() => undefined);
+  const response = await original(input, init);
+  if (!checker) {
+    tally.noDocument++;
     return response;
-  };
-  globalThis.fetch = Object.assign(validated, { [WRAPPED]: true as const }) as typeof fetch;
-}
+  }
+  const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase() ?? '';
+  // An event stream is never read to its end here: its media type and headers are judged, not its events.
+  const text = method !== 'HEAD' && (isJson(mediaType) || !mediaType) ? await response.clone().text().catch(() => undefined) : undefined;
+  const verdict = checker({ method, url: url.href, status: response.status, headers: response.headers, text });
+  tally[verdict.operation ? 'judged' : 'undocumented']++;
+  if (verdict.problems.length > 0) {
+    const failure = `${method} ${url.pathname}${url.search} → ${verdict.operation}:\n  - ${verdict.problems.join('\n  - ')}`;
+    failures.push(failure);
+    throw new Error(`The answer does not match the served OpenAPI document: ${failure}`);
+  }
+  return response;
+};
+globalThis.fetch = Object.assign(validated, { [ORIGINAL]: original }) as typeof fetch;
