@@ -11,6 +11,8 @@ if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
 const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
 // The contract tests start the built service and CLI as processes too: built once per run.
 const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
+// Every answer a contract test gets from a test server's /v1 is judged by the OpenAPI document that server serves.
+const validated = { setupFiles: ['test/support/validate-responses.ts'] };
 // The browser tests use Debian's Chromium. A fresh machine may not have it (see README); CI installs it
 // and then a missing browser is a failure, like a missing MySQL.
 // The scale tests start their own Redis Cluster, Sentinels and MariaDB replica from Debian's packages;
@@ -26,7 +28,7 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true as const, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
-      { extends: true as const, test: { ...contract, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
+      { extends: true as const, test: { ...contract, ...validated, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
       ...(chromium
         ? [{ extends: true as const, test: { ...shared, testTimeout: 60_000, name: 'browser', include: ['test/browser/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
@@ -34,7 +36,7 @@ export default defineConfig({
         ? [{ extends: true as const, test: { ...contract, testTimeout: 60_000, name: 'scale', include: ['test/scale/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
       ...(mysql
-        ? [{ extends: true as const, test: { ...contract, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
+        ? [{ extends: true as const, test: { ...contract, ...validated, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
         : []),
     ],
   },

@@ -265,16 +265,25 @@ export interface components {
     schemas: {
         /** @description A new endpoint, with its signing secret: shown this once, keep it to verify signatures. */
         CreatedWebhookEndpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
             createdAt: string;
-            disabledReason?: string;
+            /** @description Why the service disabled it; null otherwise. */
+            disabledReason: string | null;
+            /** @description Whether events are sent to it. The service disables one that failed for days, and says why. */
             enabled: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service: the `endpointId` of the other webhook operations.
+             */
             id: number;
             /** @description The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` (24 h, while the endpoint exists). */
             secret: string;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
+            /** @description An https URL (http where the service allows it) at a public address. */
             url: string;
         };
         /** @description A change, as the event feed and webhooks tell it: its id, type and time, and the record after it. */
@@ -290,10 +299,13 @@ export interface components {
              */
             occurredAt: string;
             /** @description The order after the change; null for an animal's event. */
-            order?: components["schemas"]["Order"];
+            order: components["schemas"]["Order"] | null;
             /** @description The animal after the change (as it was, when deleted); null for an order's event. */
-            pet?: components["schemas"]["Pet"];
-            /** @enum {string} */
+            pet: components["schemas"]["Pet"] | null;
+            /**
+             * @description What happened, to which kind of record: `pet.created`, `order.updated`, ...
+             * @enum {string}
+             */
             type: "pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated";
         };
         /** @description An order to place, for an animal that is `available`. The service assigns its `id` and `placedAt`. */
@@ -323,8 +335,8 @@ export interface components {
         /** @description An endpoint to send your key's events to. */
         NewWebhookEndpoint: {
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
-            types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
-            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
+            types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[] | null;
+            /** @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url: string;
         };
         /** @description An order for one animal of the store. */
@@ -429,47 +441,71 @@ export interface components {
         };
         /** @description One event sent to one endpoint, and how its attempts went. Its `webhook-id` header is `msg_` and its id. */
         WebhookDelivery: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Attempts made so far.
+             */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was made (the event happened, or the test was asked for).
+             */
             createdAt: string;
-            /** Format: date-time */
-            deliveredAt?: string;
+            /**
+             * Format: date-time
+             * @description When a 2xx acknowledged it; null until then.
+             */
+            deliveredAt: string | null;
             /**
              * Format: int64
              * @description The event sent (the feed's id); null for a test event.
              */
-            eventId?: number;
-            /** Format: int64 */
+            eventId: number | null;
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service: the `deliveryId` of a redelivery.
+             */
             id: number;
-            /** Format: int32 */
-            lastDurationMs?: number;
-            /** @description Why the last attempt failed, when it did. */
-            lastError?: string;
             /**
              * Format: int32
-             * @description The last answer's HTTP status; null when none came.
+             * @description How long the last attempt took, in milliseconds; null before any.
              */
-            lastStatusCode?: number;
+            lastDurationMs: number | null;
+            /** @description Why the last attempt failed without a status (a timeout, a refused address); null otherwise. */
+            lastError: string | null;
+            /**
+             * Format: int32
+             * @description The last answer's HTTP status; null before any attempt, or when none came.
+             */
+            lastStatusCode: number | null;
             /**
              * Format: date-time
-             * @description When it is tried next, while pending.
+             * @description When it is tried next, while pending; null once delivered or failed.
              */
-            nextAttemptAt?: string;
-            /** @enum {string} */
+            nextAttemptAt: string | null;
+            /**
+             * @description Where the delivery stands.
+             * @enum {string}
+             */
             status: "delivered" | "failed" | "pending";
             /** @description The event's type, or `webhook.test`. */
             type: string;
         };
         /** @description Where your key's events are sent: a POST of each event to the URL, signed as Standard Webhooks says. */
         WebhookEndpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
             createdAt: string;
             /** @description Why the service disabled it; null otherwise. */
-            disabledReason?: string;
+            disabledReason: string | null;
             /** @description Whether events are sent to it. The service disables one that failed for days, and says why. */
             enabled: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service: the `endpointId` of the other webhook operations.
+             */
             id: number;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
@@ -478,10 +514,11 @@ export interface components {
         };
         /** @description What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh. */
         WebhookEndpointChange: {
+            /** @description Whether events are sent to it. The service disables one that failed for days, and says why. Enabling it again starts it afresh. */
             enabled?: boolean;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
-            types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[];
-            /** @description An absolute https URL at a public address, no user or password; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
+            types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[] | null;
+            /** @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
             url?: string;
         };
         /** @description RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`. */
@@ -545,6 +582,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -604,7 +642,8 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -707,11 +746,16 @@ export interface components {
         /** @description An unexpected error; the `X-Request-Id` header identifies it in the logs. */
         Internal: {
             headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                /** @description The limit in force: requests allowed in the window with the fewest requests remaining. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests remaining in that window, this one counted. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time, in seconds, at which that window resets. */
+                "X-RateLimit-Reset"?: number;
+                /** @description IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller's plan as a policy, its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                "RateLimit-Policy"?: string;
+                /** @description IETF httpapi ratelimit-headers draft: each policy's remaining quota `r` (this request counted) and the seconds `t` until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`. */
+                RateLimit?: string;
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -723,13 +767,19 @@ export interface components {
         /** @description The database is unreachable or too slow, or this instance is shutting down (then with `Retry-After`); retry shortly. */
         Unavailable: {
             headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                /** @description The limit in force: requests allowed in the window with the fewest requests remaining. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests remaining in that window, this one counted. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time, in seconds, at which that window resets. */
+                "X-RateLimit-Reset"?: number;
+                /** @description IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller's plan as a policy, its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                "RateLimit-Policy"?: string;
+                /** @description IETF httpapi ratelimit-headers draft: each policy's remaining quota `r` (this request counted) and the seconds `t` until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`. */
+                RateLimit?: string;
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -755,6 +805,8 @@ export interface components {
         RateLimit: string;
         /** @description Identifies the request in the service's logs; an incoming one is kept. */
         "X-Request-Id": string;
+        /** @description RFC 6750: the Bearer challenge, `Bearer realm="animal-store"`, with `error="invalid_token"` when a key was sent. */
+        "WWW-Authenticate": string;
         /** @description RFC 9745: the operation is deprecated, since this date (`@` unix seconds). */
         Deprecation: string;
         /** @description RFC 8594: the HTTP date on which the operation will be removed. */

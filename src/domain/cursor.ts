@@ -15,6 +15,9 @@ export interface Cursors {
   read(page: PageOf, cursor: string): number;
 }
 
+/** Longer than any cursor the service makes: anything past it is refused before it is decoded. */
+export const CURSOR_MAX_LENGTH = 256;
+
 const MAC_BYTES = 16;
 /** Cursors remembered: the first pages of the usual lists and filters are asked for again and again. */
 const MADE_KEPT = 512;

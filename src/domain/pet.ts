@@ -24,11 +24,27 @@ export interface PetChange {
 
 export const NAME_MAX_CHARACTERS = 255;
 
+/** Unicode's control characters (Cc: C0, DEL and C1), as a character class's ranges. */
+const CONTROL = '\\u0000-\\u001F\\u007F-\\u009F';
+const VISIBLE = /\S/u;
+const CONTROL_CHARACTER = new RegExp(`[${CONTROL}]`, 'u');
+
+/**
+ * The rules checkName enforces that JSON Schema can state, for the OpenAPI document: a length in code points
+ * (as JSON Schema, checkName and MySQL count), a character that is not white space, no control character.
+ * Only well-formedness (no lone surrogate) is left to the description.
+ */
+export const NAME_RULES = {
+  minLength: 1,
+  maxLength: NAME_MAX_CHARACTERS,
+  pattern: `^(?=[\\s\\S]*${VISIBLE.source})[^${CONTROL}]*$`,
+} as const;
+
 /** The rules a type system cannot say; a name is counted in Unicode characters, as MySQL counts them. */
 export function checkName(name: string): void {
   if (!name.isWellFormed()) throw appError('BAD_REQUEST', '"name" must be valid Unicode text');
-  if (!/\S/u.test(name)) throw appError('BAD_REQUEST', '"name" must contain at least one character that is not white space');
-  if (/\p{Cc}/u.test(name)) throw appError('BAD_REQUEST', '"name" must not contain control characters');
+  if (!VISIBLE.test(name)) throw appError('BAD_REQUEST', '"name" must contain at least one character that is not white space');
+  if (CONTROL_CHARACTER.test(name)) throw appError('BAD_REQUEST', '"name" must not contain control characters');
   const length = [...name].length;
   if (length > NAME_MAX_CHARACTERS) {
     throw appError('BAD_REQUEST', `"name" must be at most ${NAME_MAX_CHARACTERS} characters, got ${length}`);

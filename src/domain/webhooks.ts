@@ -54,6 +54,12 @@ export interface WebhookAdmin {
 /** The longest webhook URL, normalized: the size of `webhook_endpoints.url`. */
 export const WEBHOOK_URL_MAX = 2_048;
 
+/** What checkUrl enforces that JSON Schema can state, for the OpenAPI document (the rest is its description). */
+export const WEBHOOK_URL_RULES = { minLength: 1, maxLength: WEBHOOK_URL_MAX } as const;
+
+/** What checkTypes enforces that JSON Schema can state: no type twice, so at most every type once; null for every type. */
+export const WEBHOOK_TYPES_RULES = { uniqueItems: true, maxItems: EVENT_TYPES.length, nullable: true } as const;
+
 /** The event types an endpoint takes: each known, none twice; none (or null) for every type. */
 export function checkTypes(types: readonly string[] | null | undefined): EventType[] {
   const given = types ?? [];

@@ -24,8 +24,13 @@ export const ERRORS: Record<string, [name: string, description: string]> = {
 
 /** Refused by the HTTP layer before the request is read: counted against no budget, so no limit headers. */
 const BEFORE_LIMITS = new Set(['408', '431']);
+/**
+ * Answers that may come before the request is counted (shutting down, the key table unreachable, anything
+ * unexpected): their limit headers are there when it was counted, and so not required.
+ */
+const MAYBE_UNCOUNTED = new Set(['500', '503']);
 
-/** The headers every counted response carries. */
+/** The headers every counted response carries (each `required` in its component). */
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
   'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
@@ -37,41 +42,61 @@ export const RATE_LIMIT_HEADERS = {
 
 /** The headers, responses, schemas and security scheme the operations refer to. */
 export function components(): OpenAPIV3.ComponentsObject {
-  const integer = (description: string) => ({ description, schema: { type: 'integer' as const } });
+  const integer = (description: string) => ({ description, required: true, schema: { type: 'integer' as const } });
+  const headers: Record<string, OpenAPIV3.HeaderObject> = {
+    'X-RateLimit-Limit': integer('The limit in force: requests allowed in the window with the fewest requests remaining.'),
+    'X-RateLimit-Remaining': integer('Requests remaining in that window, this one counted.'),
+    'X-RateLimit-Reset': integer('Unix time, in seconds, at which that window resets.'),
+    'Retry-After': integer('Seconds to wait before retrying.'),
+    'RateLimit-Policy': {
+      description: 'IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller\'s plan as a policy, '
+        + 'its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+      required: true,
+      schema: { type: 'string' },
+    },
+    RateLimit: {
+      description: 'IETF httpapi ratelimit-headers draft: each policy\'s remaining quota `r` (this request counted) and the seconds `t` '
+        + 'until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`.',
+      required: true,
+      schema: { type: 'string' },
+    },
+    'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', required: true, schema: { type: 'string' } },
+    'WWW-Authenticate': {
+      description: 'RFC 6750: the Bearer challenge, `Bearer realm="animal-store"`, with `error="invalid_token"` when a key was sent.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer ' },
+    },
+    Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', required: true, schema: { type: 'string', pattern: '^@\\d+$' } },
+    Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', required: true, schema: { type: 'string' } },
+    Location: { description: 'Where the created record lives: its URL path, which a GET answers.', required: true, schema: { type: 'string' } },
+    'Idempotent-Replayed': {
+      description: '`true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time.',
+      schema: { type: 'string', enum: ['true'] },
+    },
+    Link: {
+      description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
+        + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. '
+        + 'Absent on the last page (a feed\'s follower asks again later, after the last event it read).',
+      schema: { type: 'string' },
+    },
+  };
+  /** A required header where it is sent only sometimes: the component's text, inline, not required. */
+  const sometimes = (names: Record<string, unknown>) =>
+    Object.fromEntries(Object.keys(names).map((name) => [name, { ...headers[name]!, required: false }]));
+  const errorHeaders = (status: string) => {
+    if (BEFORE_LIMITS.has(status)) return { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+    const limits = MAYBE_UNCOUNTED.has(status) ? { ...sometimes(RATE_LIMIT_HEADERS), 'X-Request-Id': ref('headers', 'X-Request-Id') } : RATE_LIMIT_HEADERS;
+    // Always on a 429; on a 503 when shutting down, on a 409 when the first request with the Idempotency-Key still runs.
+    if (status === '429') return { ...limits, 'Retry-After': ref('headers', 'Retry-After') };
+    if (status === '503' || status === '409') return { ...limits, ...sometimes({ 'Retry-After': true }) };
+    if (status === '401') return { ...limits, 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') };
+    return limits;
+  };
   return {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
     },
-    headers: {
-      'X-RateLimit-Limit': integer('The limit in force: requests allowed in the window with the fewest requests remaining.'),
-      'X-RateLimit-Remaining': integer('Requests remaining in that window, this one counted.'),
-      'X-RateLimit-Reset': integer('Unix time, in seconds, at which that window resets.'),
-      'Retry-After': integer('Seconds to wait before retrying.'),
-      'RateLimit-Policy': {
-        description: 'IETF httpapi ratelimit-headers draft (a Structured Fields list): each window of the caller\'s plan as a policy, '
-          + 'its quota `q` and its length `w` in seconds. Example: `"minute";q=60;w=60, "day";q=1000;w=86400`.',
-        schema: { type: 'string' },
-      },
-      RateLimit: {
-        description: 'IETF httpapi ratelimit-headers draft: each policy\'s remaining quota `r` (this request counted) and the seconds `t` '
-          + 'until it resets. Example: `"minute";r=41;t=23, "day";r=958;t=40000`. On a 429, the refusing policy with `r=0`.',
-        schema: { type: 'string' },
-      },
-      'X-Request-Id': { description: 'Identifies the request in the service\'s logs; an incoming one is kept.', schema: { type: 'string' } },
-      Deprecation: { description: 'RFC 9745: the operation is deprecated, since this date (`@` unix seconds).', schema: { type: 'string' } },
-      Sunset: { description: 'RFC 8594: the HTTP date on which the operation will be removed.', schema: { type: 'string' } },
-      Location: { description: 'Where the created record lives: its URL path, which a GET answers.', schema: { type: 'string' } },
-      'Idempotent-Replayed': {
-        description: '`true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time.',
-        schema: { type: 'string', enum: ['true'] },
-      },
-      Link: {
-        description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
-          + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. '
-          + 'Absent on the last page (a feed\'s follower asks again later, after the last event it read).',
-        schema: { type: 'string' },
-      },
-    },
+    headers,
     schemas: {
       Problem: {
         type: 'object',
@@ -106,9 +131,7 @@ export function components(): OpenAPIV3.ComponentsObject {
     },
     responses: Object.fromEntries(Object.entries(ERRORS).map(([status, [name, description]]) => [name, {
       description,
-      headers: BEFORE_LIMITS.has(status) ? { 'X-Request-Id': ref('headers', 'X-Request-Id') }
-        : status === '429' || status === '503' || status === '409' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': ref('headers', 'Retry-After') }
-          : RATE_LIMIT_HEADERS,
+      headers: errorHeaders(status),
       content: { 'application/json': { schema: ref('schemas', 'Error') }, [PROBLEM_JSON]: { schema: ref('schemas', 'Problem') } },
     }])),
   };

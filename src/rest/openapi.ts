@@ -1,10 +1,11 @@
-import { isInputObjectType, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { PAGE_SIZE } from '../domain/ids.js';
 import { lifecycleOf } from '../schema/extensions.js';
 import { fieldUses, type FieldUse } from '../schema/requirements.js';
 import { components, ERRORS, RATE_LIMIT_HEADERS, ref } from './openapi-components.js';
 import { DESCRIPTION } from './openapi-description.js';
+import { completeSchemas } from './openapi-fields.js';
 import { withoutRefSiblings } from './openapi-refs.js';
 import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, routedFields, takesIdempotencyKey, type RoutedField } from './routes.js';
 
@@ -118,18 +119,7 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
   // An enum SOFA writes inline where it is used (DeliveryStatus) is left as a component no one refers to.
   const referred = JSON.stringify(doc.paths) + JSON.stringify(schemas);
   for (const name of Object.keys(schemas)) if (!referred.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
-  for (const [name, type] of Object.entries(schema.getTypeMap())) {
-    const target = schemas[name] as Schema | undefined;
-    if (!target || !isInputObjectType(type)) continue;
-    // GraphQL input objects refuse unknown fields, and so does the REST body.
-    target.additionalProperties = false;
-    // An input field with a default may be omitted; SOFA lists it as required because it is non-null.
-    for (const [fieldName, fieldDef] of Object.entries(type.getFields())) {
-      if (fieldDef.defaultValue === undefined) continue;
-      target.required = target.required?.filter((f) => f !== fieldName);
-      (target.properties![fieldName] as Schema).default = fieldDef.defaultValue;
-    }
-  }
+  completeSchemas(schemas, schema);
 
   const extra = components();
   return withoutRefSiblings({
@@ -142,6 +132,9 @@ export function completeOpenApi(sofaDocument: Document, schema: GraphQLSchema): 
       // licence text to link to; the url (Redocly's info-license-strict asks for one) is the docs page, which
       // shows the terms of use above. Root-relative like `servers`, so it means the same to every resolver.
       license: { name: 'Proprietary', url: `${REST_BASE}/docs` },
+      // Keys come from the service's operator, who is whom to ask; no address is invented for them. The url is
+      // the docs page, whose terms of use say so.
+      contact: { name: 'The operator of this service (who issues its API keys)', url: `${REST_BASE}/docs` },
     },
     servers: doc.servers,
     security: [{ bearerAuth: [] }],

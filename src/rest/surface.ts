@@ -3,6 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { parse as parseQuery } from 'qs';
 import { useSofa } from 'sofa-api';
 import type { OperationLimits } from '../config.js';
+import { CURSOR_MAX_LENGTH } from '../domain/cursor.js';
 import { EVENT_TYPES } from '../domain/events.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
 import { appError } from '../errors.js';
@@ -52,7 +53,7 @@ export function createRest(
     customScalars: {
       SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
       DateTime: { type: 'string', format: 'date-time' },
-      Cursor: { type: 'string', minLength: 1, maxLength: 256 },
+      Cursor: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH },
       EventType: { type: 'string', enum: [...EVENT_TYPES] },
     },
   });

@@ -15,6 +15,7 @@ const ChangeKindEnum = builder.enumType('ChangeKind', {
 });
 
 const ID_DESCRIPTION = 'The event\'s id: ids grow in the order every reader sees events. Resume after it with `after` (a subscription\'s, or the feed\'s).';
+const KIND_DESCRIPTION = 'What happened to the record.';
 const occurredAt = (event: ChangeEvent) => new Date(event.occurredAt).toISOString();
 
 const PetEventType = builder.objectRef<PetEvent>('PetEvent').implement({
@@ -22,7 +23,7 @@ const PetEventType = builder.objectRef<PetEvent>('PetEvent').implement({
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: ID_DESCRIPTION }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
-    kind: t.expose('kind', { type: ChangeKindEnum }),
+    kind: t.expose('kind', { type: ChangeKindEnum, description: KIND_DESCRIPTION }),
     pet: t.expose('pet', { type: Pet }),
   }),
 });
@@ -32,7 +33,7 @@ const OrderEventType = builder.objectRef<OrderEvent>('OrderEvent').implement({
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: ID_DESCRIPTION }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
-    kind: t.expose('kind', { type: ChangeKindEnum }),
+    kind: t.expose('kind', { type: ChangeKindEnum, description: KIND_DESCRIPTION }),
     order: t.expose('order', { type: Order }),
   }),
 });
@@ -41,7 +42,7 @@ const EventRef = builder.objectRef<ChangeEvent>('Event').implement({
   description: 'A change, as the event feed and webhooks tell it: its id, type and time, and the record after it.',
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: 'Ids grow in the order every reader sees events: the feed\'s `after`, a subscription\'s `after`.' }),
-    type: t.expose('type', { type: 'EventType' }),
+    type: t.expose('type', { type: 'EventType', description: 'What happened, to which kind of record: `pet.created`, `order.updated`, ...' }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
     pet: t.field({ type: Pet, nullable: true, description: 'The animal after the change (as it was, when deleted); null for an order\'s event.', resolve: (e) => e.pet ?? null }),
     order: t.field({ type: Order, nullable: true, description: 'The order after the change; null for an animal\'s event.', resolve: (e) => e.order ?? null }),

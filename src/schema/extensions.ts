@@ -23,6 +23,25 @@ export const lifecycleOf = (extensions: Readonly<Record<string, unknown>> | null
 export const lifecycleHeaders = ({ deprecatedAt, sunsetAt }: FieldLifecycle): [string, string][] =>
   [['Deprecation', `@${Date.parse(deprecatedAt) / 1000}`], ['Sunset', new Date(sunsetAt).toUTCString()]];
 
+/**
+ * What a field's value is beyond its GraphQL type, in JSON Schema's words, for the OpenAPI document: the limits
+ * the domain's checks enforce (from the same constants), and, for an input field, that null is taken (it means
+ * what leaving the field out means). An output field's null needs no saying: its GraphQL type says it.
+ */
+export interface ValueRules {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
+  readonly nullable?: boolean;
+}
+
+export const valueRules = (rules: ValueRules) => ({ valueRules: rules });
+
+export const valueRulesOf = (extensions: Readonly<Record<string, unknown>> | null | undefined) =>
+  extensions?.valueRules as ValueRules | undefined;
+
 export const isGraphQLOnly = (extensions: Readonly<Record<string, unknown>> | null | undefined) => Boolean(extensions?.graphqlOnly);
 
 /**

@@ -47,12 +47,16 @@ export function listResolver<T extends { id: number }, S extends string>(list: P
   };
 }
 
-interface PageInfoShape { hasNextPage: boolean; endCursor: string | null }
+interface PageInfoShape { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }
 
 const PageInfo = builder.objectRef<PageInfoShape>('PageInfo').implement({
-  description: 'Where a page of a connection ends (Relay).',
+  description: 'Where a page of a connection starts and ends, and whether another follows (Relay\'s cursor connections).',
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether a page may follow: ask again with `after: endCursor`.' }),
+    hasPreviousPage: t.exposeBoolean('hasPreviousPage', {
+      description: 'Always false: these connections page forward only (`first` and `after`), where Relay lets it be false.',
+    }),
+    startCursor: t.exposeString('startCursor', { nullable: true, description: 'The cursor of the page\'s first edge; null for an empty page.' }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'The cursor of the page\'s last edge; null for an empty page.' }),
   }),
 });
@@ -74,15 +78,15 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
     description: `One ${name} of a page, with the cursor that continues after it.`,
     fields: (t) => ({
-      cursor: t.expose('cursor', { type: 'Cursor' }),
-      node: t.field({ type: options.node, resolve: (edge) => edge.node as never }),
+      cursor: t.expose('cursor', { type: 'Cursor', description: 'Continues after this record: `after` of the next call.' }),
+      node: t.field({ type: options.node, description: `The ${name}.`, resolve: (edge) => edge.node as never }),
     }),
   });
   const ConnectionType = builder.objectRef<Connection<T>>(`${name}Connection`).implement({
     description: `A page of ${options.what}, in id order (Relay connection).`,
     fields: (t) => ({
-      edges: t.field({ type: [Edge], resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfo, resolve: (c) => c.pageInfo }),
+      edges: t.field({ type: [Edge], description: 'The page\'s records, in id order, each with its cursor.', resolve: (c) => c.edges }),
+      pageInfo: t.field({ type: PageInfo, description: 'Where the page starts and ends, and whether another follows.', resolve: (c) => c.pageInfo }),
     }),
   });
   builder.queryField(options.field, (t) => t.field({
@@ -99,7 +103,10 @@ export function connectionField<T extends { id: number }, S extends string>(opti
       const of: PageOf = { list: options.list, status: status ?? undefined };
       const { items, next } = await listPage(context, of, first, after, (q) => options.fetch(context, { ...q, status: of.status as S | undefined }));
       const edges = items.map((node) => ({ cursor: context.cursors.make(of, node.id), node }));
-      return { edges, pageInfo: { hasNextPage: next !== undefined, endCursor: edges.at(-1)?.cursor ?? null } };
+      return {
+        edges,
+        pageInfo: { hasNextPage: next !== undefined, hasPreviousPage: false, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+      };
     },
   }));
 }

@@ -1,6 +1,6 @@
-import { checkName, checkPetChange, NAME_MAX_CHARACTERS, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
+import { checkName, checkPetChange, NAME_MAX_CHARACTERS, NAME_RULES, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
-import { GRAPHQL_ONLY, needs, type FieldLifecycle } from './extensions.js';
+import { GRAPHQL_ONLY, needs, valueRules, type FieldLifecycle } from './extensions.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
@@ -74,14 +74,19 @@ builder.queryField('pet', (t) =>
   }),
 );
 
-const NAME_DESCRIPTION = `The animal's name: 1 to ${NAME_MAX_CHARACTERS} characters with at least one that is not `
-  + 'white space, no control characters. Stored exactly as sent; not unique.';
+/** A name as NewPet and PetChange take it: described, and its limits stated, the same in both. */
+const NAME_INPUT = {
+  description: `The animal's name: 1 to ${NAME_MAX_CHARACTERS} characters with at least one that is not `
+    + 'white space, no control characters. Stored exactly as sent; not unique.',
+  extensions: valueRules(NAME_RULES),
+};
+const CATEGORY_INPUT = { type: 'SafeInt', description: 'Identifier of the category.' } as const;
 
 const NewPet = builder.inputType('NewPet', {
   description: 'An animal to add. The service assigns its `id`.',
   fields: (t) => ({
-    name: t.string({ required: true, description: NAME_DESCRIPTION }),
-    categoryId: t.field({ type: 'SafeInt', required: true, description: 'Identifier of the category.' }),
+    name: t.string({ ...NAME_INPUT, required: true }),
+    categoryId: t.field({ ...CATEGORY_INPUT, required: true }),
     status: t.field({
       type: PetStatusEnum, required: true, defaultValue: 'available',
       description: 'Availability status; `available` when omitted.',
@@ -108,8 +113,8 @@ const PetChange = builder.inputType('PetChange', {
   description: 'The fields of an animal to change, at least one; those left out keep their value. '
     + 'Its `status` is not among them: it changes only through the animal\'s orders.',
   fields: (t) => ({
-    name: t.string({ description: NAME_DESCRIPTION }),
-    categoryId: t.field({ type: 'SafeInt', description: 'Identifier of the category.' }),
+    name: t.string(NAME_INPUT),
+    categoryId: t.field(CATEGORY_INPUT),
   }),
 });
 

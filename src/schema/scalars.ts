@@ -1,4 +1,5 @@
 import { Kind } from 'graphql';
+import { CURSOR_MAX_LENGTH } from '../domain/cursor.js';
 import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { MAX_SAFE_ID, isSafeId } from '../domain/ids.js';
 import { appError } from '../errors.js';
@@ -40,8 +41,6 @@ builder.scalarType('DateTime', {
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : ast.kind),
 });
 
-/** Longer than any cursor the service makes: anything past it is refused before it is decoded. */
-const CURSOR_MAX_LENGTH = 256;
 
 function parseCursor(value: unknown): string {
   if (typeof value === 'string' && value.length > 0 && value.length <= CURSOR_MAX_LENGTH) return value;

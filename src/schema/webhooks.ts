@@ -2,10 +2,10 @@ import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { missingToHear } from '../domain/scopes.js';
 import { pageSize } from '../domain/ids.js';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
-import { ON_REQUEST_PER_ENDPOINT, WEBHOOK_URL_MAX } from '../domain/webhooks.js';
+import { ON_REQUEST_PER_ENDPOINT, WEBHOOK_TYPES_RULES, WEBHOOK_URL_MAX, WEBHOOK_URL_RULES } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
-import { needs } from './extensions.js';
+import { needs, valueRules } from './extensions.js';
 import { limitArgument } from './lists.js';
 import { statusEnum } from './status-enum.js';
 
@@ -37,30 +37,36 @@ const hearable = ({ scopes }: Context, types: readonly string[] | null | undefin
 const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
   + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
-const URL_DESCRIPTION = `An absolute https URL at a public address, no user or password; at most ${WEBHOOK_URL_MAX} characters `
-  + 'as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).';
+/** An endpoint's fields as WebhookEndpoint and CreatedWebhookEndpoint both describe them. */
+const ENDPOINT = {
+  id: 'Unique identifier, assigned by the service: the `endpointId` of the other webhook operations.',
+  url: 'An https URL (http where the service allows it) at a public address.',
+  enabled: 'Whether events are sent to it. The service disables one that failed for days, and says why.',
+  disabledReason: 'Why the service disabled it; null otherwise.',
+  createdAt: 'When it was created.',
+};
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'SafeInt' }),
-    url: t.exposeString('url', { description: 'An https URL (http where the service allows it) at a public address.' }),
+    id: t.expose('id', { type: 'SafeInt', description: ENDPOINT.id }),
+    url: t.exposeString('url', { description: ENDPOINT.url }),
     types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
-    enabled: t.exposeBoolean('enabled', { description: 'Whether events are sent to it. The service disables one that failed for days, and says why.' }),
-    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why the service disabled it; null otherwise.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    enabled: t.exposeBoolean('enabled', { description: ENDPOINT.enabled }),
+    disabledReason: t.exposeString('disabledReason', { nullable: true, description: ENDPOINT.disabledReason }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: ENDPOINT.createdAt }),
   }),
 });
 
 const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string }>('CreatedWebhookEndpoint').implement({
   description: 'A new endpoint, with its signing secret: shown this once, keep it to verify signatures.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'SafeInt' }),
-    url: t.exposeString('url'),
+    id: t.expose('id', { type: 'SafeInt', description: ENDPOINT.id }),
+    url: t.exposeString('url', { description: ENDPOINT.url }),
     types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
-    enabled: t.exposeBoolean('enabled'),
-    disabledReason: t.exposeString('disabledReason', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    enabled: t.exposeBoolean('enabled', { description: ENDPOINT.enabled }),
+    disabledReason: t.exposeString('disabledReason', { nullable: true, description: ENDPOINT.disabledReason }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: ENDPOINT.createdAt }),
     secret: t.exposeString('secret', {
       description: 'The Standard Webhooks signing secret (`whsec_…`); never shown again, but to a retry of this creation with its `Idempotency-Key` '
         + '(24 h, while the endpoint exists).',
@@ -77,34 +83,42 @@ const DeliveryStatusEnum = statusEnum<DeliveryStatus>('DeliveryStatus', 'Where a
 const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
   description: 'One event sent to one endpoint, and how its attempts went. Its `webhook-id` header is `msg_` and its id.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'SafeInt' }),
+    id: t.expose('id', { type: 'SafeInt', description: 'Unique identifier, assigned by the service: the `deliveryId` of a redelivery.' }),
     eventId: t.expose('eventId', { type: 'SafeInt', nullable: true, description: 'The event sent (the feed\'s id); null for a test event.' }),
     type: t.exposeString('type', { description: 'The event\'s type, or `webhook.test`.' }),
-    status: t.expose('status', { type: DeliveryStatusEnum }),
-    attempts: t.exposeInt('attempts'),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: 'The last answer\'s HTTP status; null when none came.' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed, when it did.' }),
-    lastDurationMs: t.exposeInt('lastDurationMs', { nullable: true }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When it is tried next, while pending.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    status: t.expose('status', { type: DeliveryStatusEnum, description: 'Where the delivery stands.' }),
+    attempts: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: 'The last answer\'s HTTP status; null before any attempt, or when none came.' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed without a status (a timeout, a refused address); null otherwise.' }),
+    lastDurationMs: t.exposeInt('lastDurationMs', { nullable: true, description: 'How long the last attempt took, in milliseconds; null before any.' }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When it is tried next, while pending; null once delivered or failed.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the delivery was made (the event happened, or the test was asked for).' }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true, description: 'When a 2xx acknowledged it; null until then.' }),
   }),
 });
+
+/** The fields NewWebhookEndpoint and WebhookEndpointChange share: described, and their limits stated, the same in both. */
+const URL_INPUT = {
+  description: `An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most `
+    + `${WEBHOOK_URL_MAX} characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).`,
+  extensions: valueRules(WEBHOOK_URL_RULES),
+};
+const TYPES_INPUT = { type: ['EventType'] as ['EventType'], description: TYPES_DESCRIPTION, extensions: valueRules(WEBHOOK_TYPES_RULES) };
 
 const NewEndpoint = builder.inputType('NewWebhookEndpoint', {
   description: 'An endpoint to send your key\'s events to.',
   fields: (t) => ({
-    url: t.string({ required: true, description: URL_DESCRIPTION }),
-    types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
+    url: t.string({ ...URL_INPUT, required: true }),
+    types: t.field(TYPES_INPUT),
   }),
 });
 
 const EndpointChange = builder.inputType('WebhookEndpointChange', {
   description: 'What to change of an endpoint: at least one field. Enabling one the service disabled starts it afresh.',
   fields: (t) => ({
-    url: t.string({ description: URL_DESCRIPTION }),
-    types: t.field({ type: ['EventType'], description: TYPES_DESCRIPTION }),
-    enabled: t.boolean(),
+    url: t.string(URL_INPUT),
+    types: t.field(TYPES_INPUT),
+    enabled: t.boolean({ description: `${ENDPOINT.enabled} Enabling it again starts it afresh.` }),
   }),
 });
 

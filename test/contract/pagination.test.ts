@@ -100,10 +100,11 @@ describe('cursor pages over REST', () => {
 });
 
 describe('Relay connections over GraphQL', () => {
-  it('pages with first/after and pageInfo, with the same cursors as REST', async () => {
+  it('pages with first/after and Relay\'s whole pageInfo, with the same cursors as REST', async () => {
     // Its own pets only, and no orders: the other case on this server only adds pets after it (at most 10 in all).
     for (let i = 0; i < 5; i += 1) await api.post('/v1/pets', { name: `Edge ${i}`, categoryId: 1 });
-    const query = 'query($after: Cursor) { petsConnection(first: 2, after: $after) { edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }';
+    const query = 'query($after: Cursor) { petsConnection(first: 2, after: $after) { edges { cursor node { id name } } '
+      + 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const seen: number[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page += 1) {
@@ -111,6 +112,9 @@ describe('Relay connections over GraphQL', () => {
       const { edges, pageInfo } = res.body.data.petsConnection;
       seen.push(...edges.map((e: { node: { id: number } }) => e.node.id));
       expect(pageInfo.endCursor).toBe(edges.at(-1)?.cursor ?? null);
+      expect(pageInfo.startCursor).toBe(edges[0]?.cursor ?? null);
+      // Forward only: Relay lets hasPreviousPage be false when paging with first/after.
+      expect(pageInfo.hasPreviousPage).toBe(false);
       if (!pageInfo.hasNextPage) break;
       after = pageInfo.endCursor;
     }
@@ -122,8 +126,8 @@ describe('Relay connections over GraphQL', () => {
     const edgeCursor = (await api.gql(query, {})).body.data.petsConnection.edges[0].cursor;
     expect((await api.get(`/v1/pets?limit=1&cursor=${edgeCursor}`)).body[0].id).toBe(seen[1]);
 
-    const orders = await api.gql('{ ordersConnection(status: placed) { edges { node { id } } pageInfo { hasNextPage endCursor } } }');
-    expect(orders.body.data.ordersConnection).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+    const orders = await api.gql('{ ordersConnection(status: placed) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }');
+    expect(orders.body.data.ordersConnection).toEqual({ edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } });
     for (const [first, code] of [[0, 'BAD_REQUEST'], [101, 'BAD_REQUEST']] as const) {
       const res = await api.gql(`{ petsConnection(first: ${first}) { edges { cursor } } }`);
       expect(res.body.errors[0].extensions.code).toBe(code);
