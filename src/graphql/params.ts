@@ -1,7 +1,8 @@
-import type { DocumentNode, OperationTypeNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema, OperationTypeNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { appError } from '../errors.js';
-import { checkOperation, parseWithin } from './operation-limits.js';
+import { nodeEstimator } from './node-estimate.js';
+import { checkNodes, checkOperation, parseWithin } from './operation-limits.js';
 
 /** The GraphQL-over-HTTP parameters of one request, as yoga reads them. */
 export interface GraphQLParams {
@@ -70,10 +71,12 @@ const CACHE_ENTRIES = 1_000;
 const CACHEABLE_LENGTH = 8 * 1024;
 
 /**
- * Parses and checks GraphQL requests, remembering recent documents: the token, depth, directive and
- * root-field limits run before any point is taken, and a document is parsed once however often it comes.
+ * Parses and checks GraphQL requests, remembering recent documents: the token, depth, directive,
+ * root-field and node limits run before any point is taken, and a document is parsed once however often
+ * it comes. The node estimate reads the request's variables (a page size may be one), so it runs each time.
  */
-export function createOperationChecker(limits: OperationLimits) {
+export function createOperationChecker(limits: OperationLimits, schema: GraphQLSchema) {
+  const estimator = nodeEstimator(schema);
   const documents = new Map<string, DocumentNode>();
   const parse = (query: string): DocumentNode => {
     const cached = documents.get(query);
@@ -88,6 +91,7 @@ export function createOperationChecker(limits: OperationLimits) {
   return (params: GraphQLParams): GraphQLRequest => {
     const document = parse(params.query);
     const { cost, operation } = checkOperation(document, params.operationName, limits);
+    checkNodes(estimator.operation(document, operation, params.variables ?? {}), limits);
     return { params, document, cost, kind: operation.operation };
   };
 }

@@ -5,8 +5,8 @@ import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain
 import { WEBHOOK_URL_MAX } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
-import { needs } from './extensions.js';
-import { limitArgument } from './lists.js';
+import { listSize, needs } from './extensions.js';
+import { limitArgument, PAGED_BY_LIMIT } from './lists.js';
 import { statusEnum } from './status-enum.js';
 
 /**
@@ -34,6 +34,9 @@ const hearable = ({ scopes }: Context, types: readonly string[] | null | undefin
   return types as EventType[] | null | undefined;
 };
 
+/** An endpoint's types are known event types, each at most once. */
+const EACH_TYPE = listSize({ assumedSize: EVENT_TYPES.length });
+
 const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
   + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
@@ -42,7 +45,7 @@ const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implem
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt' }),
     url: t.exposeString('url', { description: 'An https URL (http where the service allows it) at a public address.' }),
-    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION, extensions: EACH_TYPE }),
     enabled: t.exposeBoolean('enabled', { description: 'Whether events are sent to it. The service disables one that failed for days, and says why.' }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why the service disabled it; null otherwise.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -54,7 +57,7 @@ const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string 
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt' }),
     url: t.exposeString('url'),
-    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION, extensions: EACH_TYPE }),
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -106,7 +109,8 @@ const ENDPOINT_ID = { type: 'SafeInt', required: true, description: 'The identif
 
 builder.queryField('webhookEndpoints', (t) => t.field({
   type: [EndpointRef],
-  extensions: needs('webhooks'),
+  // As many as WEBHOOKS_PER_KEY allows at most.
+  extensions: { ...needs('webhooks'), ...listSize({ assumedSize: 100 }) },
   description: 'Your key\'s webhook endpoints, oldest first.',
   resolve: (_root, _args, context) => context.webhooks.list(ownerOf(context)),
 }));
@@ -122,7 +126,7 @@ builder.queryField('webhookEndpoint', (t) => t.field({
 
 builder.queryField('webhookDeliveries', (t) => t.field({
   type: [DeliveryRef],
-  extensions: needs('webhooks'),
+  extensions: { ...needs('webhooks'), ...PAGED_BY_LIMIT },
   description: 'An endpoint\'s most recent deliveries, newest first.',
   args: { endpointId: t.arg(ENDPOINT_ID), limit: t.arg.int(limitArgument('deliveries')) },
   resolve: (_root, args, context) => context.webhooks.deliveries(ownerOf(context), args.endpointId, pageSize(args.limit)),
