@@ -171,13 +171,20 @@ function createEstimator(schema: GraphQLSchema) {
     return Math.ceil(measure(selectionSet, type, {}));
   }
 
+  /** Operations without variables, by their node: a document sent again (the parse cache keeps it) is estimated once. */
+  const fixed = new WeakMap<OperationDefinitionNode, number>();
+
   /** An operation's answer, at most; `variables` undefined: not known yet, each list at its most. */
   function operation(document: DocumentNode, chosen: OperationDefinitionNode, variables?: Readonly<Record<string, unknown>>): number {
+    const known = fixed.get(chosen);
+    if (known !== undefined) return known;
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
     }
-    return selection(chosen.selectionSet, schema.getRootType(chosen.operation) ?? undefined, { fragments, variables, operation: chosen });
+    const nodes = selection(chosen.selectionSet, schema.getRootType(chosen.operation) ?? undefined, { fragments, variables, operation: chosen });
+    if (!chosen.variableDefinitions?.length) fixed.set(chosen, nodes);
+    return nodes;
   }
 
   return { selection, operation };
