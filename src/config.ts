@@ -188,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxTokens: intInRange(env.GRAPHQL_MAX_TOKENS, 'GRAPHQL_MAX_TOKENS', 2_000, 100, 100_000, problems),
     maxDirectives: intInRange(env.GRAPHQL_MAX_DIRECTIVES, 'GRAPHQL_MAX_DIRECTIVES', 10, 0, 1_000, problems),
     // The REST routes' own operations reach 1,501 nodes: the floor leaves them far inside.
-    maxNodes: intInRange(env.GRAPHQL_MAX_NODES, 'GRAPHQL_MAX_NODES', 200_000, 10_000, 10_000_000, problems),
+    maxNodes: intInRange(env.GRAPHQL_MAX_NODES, 'GRAPHQL_MAX_NODES', 50_000, 10_000, 10_000_000, problems),
   };
   const http: HttpLimits = {
     headersTimeoutSeconds: intInRange(env.HEADERS_TIMEOUT_SECONDS, 'HEADERS_TIMEOUT_SECONDS', 10, 1, 300, problems),

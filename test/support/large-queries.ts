@@ -7,6 +7,6 @@ export const LARGEST_QUERIES: Readonly<Record<string, string>> = {
   '20 root lists of 100 pets': roots(20, (i) => `p${i}: pets(limit: 100) { ${PET} }`),
   '20 root lists of 100 pets, each with its orders': roots(20, (i) => `p${i}: pets(limit: 100) { ${PET} orders { ${ORDER} } }`),
   '20 root lists of 100 orders, each with its pet': roots(20, (i) => `o${i}: orders(limit: 100) { ${ORDER} pet { ${PET} } }`),
-  '20 connections of 100 pets, each with its orders': roots(20, (i) =>
+  '15 connections of 100 pets, each with its orders': roots(15, (i) =>
     `c${i}: petsConnection(first: 100) { edges { cursor node { ${PET} orders { ${ORDER} } } } pageInfo { hasNextPage endCursor } }`),
 };

@@ -2,7 +2,7 @@ import { getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { checkOperation, parseWithin } from '../../src/graphql/operation-limits.js';
 
-const limits = { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 200_000 };
+const limits = { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 };
 const check = (query: string, operationName?: string, own = limits) => checkOperation(parse(query), operationName, own);
 const refusal = (run: () => unknown) => {
   try {

@@ -86,4 +86,6 @@ export const fanOut: fc.Arbitrary<FanOut> = fc.array(fc.record({
     const used = Object.keys(variables).filter((name) => fields.some((f) => f.includes(`$${name}`)));
     const header = used.length > 0 ? `query (${used.map((name) => `$${name}: Int`).join(', ')}) ` : '';
     return { query: `${header}{ ${fields.join(' ')} }\n${fragments.join('\n')}`, variables: Object.fromEntries(used.map((n) => [n, variables[n]])) };
-  });
+  })
+  // Inline selections repeat their text at each alias: past the body limit (64 KiB) a document is not this test's case.
+  .filter(({ query }) => query.length < 60_000);
