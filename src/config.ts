@@ -109,6 +109,11 @@ export interface OperationLimits {
   readonly maxTokens: number;
   /** Directives per operation, its fragments included. */
   readonly maxDirectives: number;
+  /**
+   * Nodes (fields and list items) an answer may hold: estimated before the operation runs (each list at
+   * its page size), and counted while it runs.
+   */
+  readonly maxNodes: number;
 }
 
 /** Bounds on what a client connection may hold: slow or oversized requests are cut off. */
@@ -188,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDepth: intInRange(env.GRAPHQL_MAX_DEPTH, 'GRAPHQL_MAX_DEPTH', 8, 2, 100, problems),
     maxTokens: intInRange(env.GRAPHQL_MAX_TOKENS, 'GRAPHQL_MAX_TOKENS', 2_000, 100, 100_000, problems),
     maxDirectives: intInRange(env.GRAPHQL_MAX_DIRECTIVES, 'GRAPHQL_MAX_DIRECTIVES', 10, 0, 1_000, problems),
+    // The REST routes' own operations reach 1,501 nodes: the floor leaves them far inside.
+    maxNodes: intInRange(env.GRAPHQL_MAX_NODES, 'GRAPHQL_MAX_NODES', 50_000, 10_000, 10_000_000, problems),
   };
   const http: HttpLimits = {
     headersTimeoutSeconds: intInRange(env.HEADERS_TIMEOUT_SECONDS, 'HEADERS_TIMEOUT_SECONDS', 10, 1, 300, problems),

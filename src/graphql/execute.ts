@@ -4,6 +4,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { coerceVariables } from './coerce.js';
+import { budgetExceeded, startBudget } from './node-budget.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
@@ -58,8 +59,12 @@ const COMPILE_ON_RUN = 2;
  *
  * One executor serves one schema: compiled queries are kept per document, which the parse caches keep
  * alive while they are in use.
+ *
+ * Each execution counts its answer's nodes against `maxNodes` (node-budget.ts, on a schema whose
+ * resolvers count); one that passes it answers `data: null` and the limit's error: the operation ran
+ * (a mutation's change stands), its answer is dropped.
  */
-export function createJitExecutor() {
+export function createJitExecutor(maxNodes: number) {
   const documents = new WeakMap<DocumentNode, Map<string, { runs: number; compiled?: Compiled | null }>>();
 
   function compiledFor(args: ExecutionArgs): Compiled | null | undefined {
@@ -84,8 +89,13 @@ export function createJitExecutor() {
     const operation = compiled ? compiled.operation : getOperationAST(args.document, args.operationName);
     const coerced = coerceVariables(args.schema, operation?.variableDefinitions ?? [], args.variableValues ?? {});
     if (coerced.errors) return { errors: coerced.errors };
-    if (!compiled) return fallback(args);
-    const result = compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) as Promise<ExecutionResult> | ExecutionResult;
-    return result instanceof Promise ? result.then((done) => located(done, compiled.fields)) : located(result, compiled.fields);
+    startBudget(args.contextValue, maxNodes);
+    const finish = (result: ExecutionResult) => {
+      const exceeded = budgetExceeded(args.contextValue);
+      if (exceeded) return { data: null, errors: [exceeded] };
+      return compiled ? located(result, compiled.fields) : result;
+    };
+    const result = (compiled ? compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) : fallback(args)) as Promise<ExecutionResult> | ExecutionResult;
+    return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }

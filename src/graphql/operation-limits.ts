@@ -3,7 +3,8 @@ import {
   type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode,
 } from 'graphql';
 import type { OperationLimits } from '../config.js';
-import { appError } from '../errors.js';
+import { appError, type AppError } from '../errors.js';
+import { ESTIMATE_CAP } from './node-estimate.js';
 
 /** An operation that passed the limits, with what it costs: one point per root field. */
 export interface CheckedOperation {
@@ -125,4 +126,23 @@ export function checkOperation(document: DocumentNode, operationName: string | u
   const paid = [...shape.keys.values()].filter((name) => !FREE_ROOT_FIELDS.has(name)).length;
   // An operation of free fields only (a quota look-up) costs nothing; an empty one still costs one.
   return { operation, cost: rootFields === 0 ? 1 : paid };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The node limit, before the operation runs: `nodes` is its estimate (graphql/node-estimate.ts), each
+ * list at its page size, each fragment where it is spread. The same check serves both surfaces.
+ */
+export function checkNodes(nodes: number, limits: OperationLimits): void {
+  if (nodes <= limits.maxNodes) return;
+  const about = nodes >= ESTIMATE_CAP ? `more than ${count(ESTIMATE_CAP)}` : `about ${count(nodes)}`;
+  throw appError('BAD_REQUEST', `The operation could return ${about} nodes (fields and list items, each list at its page size); `
+    + `the limit is ${count(limits.maxNodes)}`);
+}
+
+/** The node limit, while the operation runs: its answer grew past it (a list longer than its estimate assumed). */
+export function nodesExceeded(maxNodes: number): AppError {
+  return appError('BAD_REQUEST', `The answer grew past ${count(maxNodes)} nodes while the operation ran, `
+    + `more than its estimate (a list held more items than assumed); the limit is ${count(maxNodes)}: ask for fewer items or fewer nested lists`);
 }

@@ -10,6 +10,7 @@ import { asGet, useHeadWithoutStream } from './head.js';
 import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
+import { budgetExceeded, countNodes, startBudget } from './node-budget.js';
 import { createOperationChecker, type OperationChecker } from './params.js';
 import { useGraphQLOperation } from './use-operation.js';
 import { useWarnings } from './warnings.js';
@@ -34,11 +35,32 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
 }
 
 /** Queries and mutations a client sends again run compiled (graphql-jit); see execute.ts. */
-function useJit(): Plugin {
-  const jit = createJitExecutor();
+function useJit(maxNodes: number): Plugin {
+  const jit = createJitExecutor(maxNodes);
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn(((args: ExecutionArgs) => jit(args, executeFn as never)) as never);
+    },
+  };
+}
+
+/**
+ * Each event of a subscription is an execution of its own (graphql-js's): counted against the node limit
+ * from zero, and answered `data: null` with the limit's error when it passes it, as a query would be.
+ */
+function useSubscriptionNodeBudget(maxNodes: number): Plugin {
+  return {
+    onSubscribe({ args }) {
+      startBudget(args.contextValue, maxNodes);
+      return {
+        onSubscribeResult: () => ({
+          onNext({ args: { contextValue }, setResult }) {
+            const exceeded = budgetExceeded(contextValue);
+            if (exceeded) setResult({ data: null, errors: [exceeded] });
+            startBudget(contextValue, maxNodes);
+          },
+        }),
+      };
     },
   };
 }
@@ -68,6 +90,7 @@ export function createGraphQL(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, plugins: Plugin[] = [],
   observeChecks: (check: OperationChecker) => OperationChecker = (check) => check,
 ): GraphQLSurface {
+  countNodes(schema);
   const yoga = new YogaServer<ServerContext, object>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -82,7 +105,8 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(), useHeadWithoutStream(), ...plugins],
+    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
+      useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
   // The router gives HEAD the GET's endpoint; the pipeline drops the body of its answer.
@@ -92,6 +116,6 @@ export function createGraphQL(
   const post: Endpoint = { body: ['application/json'], handle };
   return {
     routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },
-    operationStep: useGraphQLOperation(new Set([get, post]), observeChecks(createOperationChecker(limits))),
+    operationStep: useGraphQLOperation(new Set([get, post]), observeChecks(createOperationChecker(limits, schema))),
   };
 }

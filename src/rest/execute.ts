@@ -1,7 +1,8 @@
 import { Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { createJitExecutor } from '../graphql/execute.js';
-import { checkOperation } from '../graphql/operation-limits.js';
+import { nodeEstimator } from '../graphql/node-estimate.js';
+import { checkNodes, checkOperation } from '../graphql/operation-limits.js';
 import { classify } from '../pipeline/error-response.js';
 import type { Context } from '../schema/builder.js';
 
@@ -16,17 +17,19 @@ function rootField(document: DocumentNode): string {
 
 /**
  * SOFA's executor: each route's fixed operation is compiled (graphql-jit); the operation limits apply to
- * the operations SOFA runs as to any on /graphql (checked once per route's document); the root field's
+ * the operations SOFA runs as to any on /graphql (checked once per route's document, each list at its
+ * longest page whatever the request's parameters, so the node estimate holds for every call); the root field's
  * value is handed to the route (a created record's Location); and errors are classified here, where the
  * request id is known, so an unexpected one is logged with it.
  */
 export function restExecutor(limits: OperationLimits): Execute {
   const checked = new WeakMap<DocumentNode, string>();
-  const execute = createJitExecutor();
+  const execute = createJitExecutor(limits.maxNodes);
   return async (args) => {
     let field = checked.get(args.document);
     if (field === undefined) {
-      checkOperation(args.document, args.operationName ?? undefined, limits);
+      const { operation } = checkOperation(args.document, args.operationName ?? undefined, limits);
+      checkNodes(nodeEstimator(args.schema).operation(args.document, operation), limits);
       field = rootField(args.document);
       checked.set(args.document, field);
     }

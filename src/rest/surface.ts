@@ -7,6 +7,7 @@ import { CURSOR_MAX_LENGTH } from '../domain/cursor.js';
 import { EVENT_TYPES } from '../domain/events.js';
 import { MAX_SAFE_ID } from '../domain/ids.js';
 import { appError } from '../errors.js';
+import { countNodes } from '../graphql/node-budget.js';
 import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
 import type { ServerContext } from '../pipeline/context.js';
 import { classify, errorBodies } from '../pipeline/error-response.js';
@@ -41,6 +42,8 @@ export function createRest(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, uses: FieldUses,
   observe: (execute: Execute) => Execute = (execute) => execute,
 ): RestSurface {
+  // Before SOFA's schema copies the fields: its resolvers count too.
+  countNodes(schema);
   const sofa = useSofa({
     schema: restSchema(schema),
     basePath: REST_BASE,

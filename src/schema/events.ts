@@ -4,7 +4,7 @@ import { pageSize } from '../domain/ids.js';
 import { isAppError, type AppError } from '../errors.js';
 import { builder, type Context } from './builder.js';
 import { needs } from './extensions.js';
-import { limitArgument } from './lists.js';
+import { limitArgument, PAGED_BY_LIMIT } from './lists.js';
 import { Order, Pet } from './refs.js';
 
 /** Every change, recorded with it: the subscriptions, the event feed (and its REST route) and webhooks. */
@@ -108,7 +108,7 @@ builder.queryField('events', (t) =>
       + 'A page holds only events no earlier event can still join, so going on after its last id misses none. '
       + 'Events are kept for a limited time (EVENT_RETENTION_HOURS); an `after` older than that is refused with EVENTS_EXPIRED.',
     // The feed carries both kinds of record.
-    extensions: needs('pets:read', 'orders:read'),
+    extensions: { ...needs('pets:read', 'orders:read'), ...PAGED_BY_LIMIT },
     args: {
       after: t.arg({ type: 'SafeInt', description: 'Only events after this one. Omitted: from the oldest kept.' }),
       limit: t.arg.int(limitArgument('events')),

@@ -3,13 +3,16 @@ import type { PageOf } from '../domain/cursor.js';
 import { PAGE_SIZE, pageSize } from '../domain/ids.js';
 import { builder, type Context } from './builder.js';
 import type { Scope } from '../domain/scopes.js';
-import { GRAPHQL_ONLY, needs } from './extensions.js';
+import { GRAPHQL_ONLY, listSize, needs } from './extensions.js';
 
 /** The `limit` argument of every list, as both surfaces document it. */
 export const limitArgument = (what: string) => ({
   defaultValue: PAGE_SIZE.default,
   description: `The maximum number of ${what} returned: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
 });
+
+/** A list paged by its `limit` argument: as long as the operation asks, at most a full page. */
+export const PAGED_BY_LIMIT = listSize({ slicingArgument: 'limit', assumedSize: PAGE_SIZE.max });
 
 /** The `cursor` argument of a list: REST's `?cursor=` and the lists' `cursor:` alike. */
 export const CURSOR_DESCRIPTION = 'Continue after the page that gave this cursor (the `next` link of a list, or `pageInfo.endCursor`). '
@@ -92,7 +95,7 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   builder.queryField(options.field, (t) => t.field({
     type: ConnectionType,
     description: `Pages of ${options.what} in id order, with cursors: the same pages and cursors as the list.`,
-    extensions: { ...GRAPHQL_ONLY, ...needs(options.scope) },
+    extensions: { ...GRAPHQL_ONLY, ...needs(options.scope), ...listSize({ slicingArgument: 'first', assumedSize: PAGE_SIZE.max, sizedFields: ['edges'] }) },
     args: {
       first: t.arg.int({ defaultValue: PAGE_SIZE.default, description: `Records per page: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.` }),
       after: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),

@@ -2,7 +2,7 @@ import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/ord
 import type { OrderChange as Changed } from '../domain/stores.js';
 import { builder, type Context } from './builder.js';
 import { GRAPHQL_ONLY, needs } from './extensions.js';
-import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
+import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
 
@@ -44,7 +44,7 @@ builder.queryField('orders', (t) =>
   t.field({
     type: [Order],
     description: 'List orders in ascending `id` order, optionally filtered by status.',
-    extensions: needs('orders:read'),
+    extensions: { ...needs('orders:read'), ...PAGED_BY_LIMIT },
     args: {
       limit: t.arg.int(limitArgument('orders')),
       status: t.arg({ type: OrderStatusEnum, description: 'Only orders with this status. Omitted: no filter.' }),

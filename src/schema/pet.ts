@@ -1,7 +1,7 @@
 import { checkName, checkPetChange, NAME_MAX_CHARACTERS, NAME_RULES, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
-import { GRAPHQL_ONLY, needs, valueRules, type FieldLifecycle } from './extensions.js';
-import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, type PageFetch } from './lists.js';
+import { GRAPHQL_ONLY, listSize, needs, valueRules, type FieldLifecycle } from './extensions.js';
+import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
 
@@ -25,7 +25,10 @@ Pet.implement({
     orders: t.field({
       type: [Order],
       description: 'Every order placed for the animal, oldest first (GraphQL only).',
-      extensions: { ...GRAPHQL_ONLY, ...needs('orders:read') },
+      // Nothing bounds it (an animal ordered and cancelled again and again): the estimate assumes what
+      // an animal typically has (an order, perhaps one cancelled before), and the count while the
+      // operation runs stops one that has many more.
+      extensions: { ...GRAPHQL_ONLY, ...needs('orders:read'), ...listSize({ assumedSize: 3 }) },
       resolve: (pet, _args, { loaders }) => loaders.ordersOfPet.load(pet.id),
     }),
   }),
@@ -38,7 +41,7 @@ builder.queryField('pets', (t) =>
   t.field({
     type: [Pet],
     description: 'List animals in ascending `id` order, optionally filtered by availability status.',
-    extensions: needs('pets:read'),
+    extensions: { ...needs('pets:read'), ...PAGED_BY_LIMIT },
     args: {
       limit: t.arg.int(limitArgument('animals')),
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),

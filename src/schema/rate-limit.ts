@@ -1,5 +1,6 @@
 import type { Quota } from '../domain/quota.js';
 import { builder } from './builder.js';
+import { listSize } from './extensions.js';
 
 const RateLimitWindow = builder.objectRef<Quota['windows'][number]>('RateLimitWindow').implement({
   description: 'One window of a plan, after the request that asked was counted.',
@@ -15,7 +16,7 @@ const RateLimitStatus = builder.objectRef<Quota>('RateLimit').implement({
   description: 'The calling key\'s plan and windows.',
   fields: (t) => ({
     plan: t.exposeString('plan', { description: '`free`, `pro`, `business` or `enterprise`.' }),
-    windows: t.field({ type: [RateLimitWindow], description: 'Shortest first.', resolve: (quota) => [...quota.windows] }),
+    windows: t.field({ type: [RateLimitWindow], description: 'Shortest first.', extensions: listSize({ assumedSize: 2 }), resolve: (quota) => [...quota.windows] }),
   }),
 });
 

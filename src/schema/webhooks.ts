@@ -5,8 +5,8 @@ import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain
 import { ON_REQUEST_PER_ENDPOINT, WEBHOOK_TYPES_RULES, WEBHOOK_URL_MAX, WEBHOOK_URL_RULES } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
-import { needs, valueRules } from './extensions.js';
-import { limitArgument } from './lists.js';
+import { listSize, needs, valueRules } from './extensions.js';
+import { limitArgument, PAGED_BY_LIMIT } from './lists.js';
 import { statusEnum } from './status-enum.js';
 
 /**
@@ -34,6 +34,9 @@ const hearable = ({ scopes }: Context, types: readonly string[] | null | undefin
   return types as EventType[] | null | undefined;
 };
 
+/** An endpoint's types are known event types, each at most once. */
+const EACH_TYPE = listSize({ assumedSize: EVENT_TYPES.length });
+
 const TYPES_DESCRIPTION = 'The event types sent to it; empty (or omitted) for every type. '
   + 'A restricted key\'s endpoint hears only the events of records it may read (`pets:read`, `orders:read`).';
 
@@ -51,7 +54,7 @@ const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implem
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: ENDPOINT.id }),
     url: t.exposeString('url', { description: ENDPOINT.url }),
-    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION, extensions: EACH_TYPE }),
     enabled: t.exposeBoolean('enabled', { description: ENDPOINT.enabled }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: ENDPOINT.disabledReason }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: ENDPOINT.createdAt }),
@@ -63,7 +66,7 @@ const CreatedEndpointRef = builder.objectRef<WebhookEndpoint & { secret: string 
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: ENDPOINT.id }),
     url: t.exposeString('url', { description: ENDPOINT.url }),
-    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION }),
+    types: t.expose('types', { type: ['EventType'], description: TYPES_DESCRIPTION, extensions: EACH_TYPE }),
     enabled: t.exposeBoolean('enabled', { description: ENDPOINT.enabled }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: ENDPOINT.disabledReason }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: ENDPOINT.createdAt }),
@@ -126,7 +129,8 @@ const ENDPOINT_ID = { type: 'SafeInt', required: true, description: 'The identif
 
 builder.queryField('webhookEndpoints', (t) => t.field({
   type: [EndpointRef],
-  extensions: needs('webhooks'),
+  // As many as WEBHOOKS_PER_KEY allows at most.
+  extensions: { ...needs('webhooks'), ...listSize({ assumedSize: 100 }) },
   description: 'Your key\'s webhook endpoints, oldest first.',
   resolve: (_root, _args, context) => context.webhooks.list(ownerOf(context)),
 }));
@@ -142,7 +146,7 @@ builder.queryField('webhookEndpoint', (t) => t.field({
 
 builder.queryField('webhookDeliveries', (t) => t.field({
   type: [DeliveryRef],
-  extensions: needs('webhooks'),
+  extensions: { ...needs('webhooks'), ...PAGED_BY_LIMIT },
   description: 'An endpoint\'s most recent deliveries, newest first.',
   args: { endpointId: t.arg(ENDPOINT_ID), limit: t.arg.int(limitArgument('deliveries')) },
   resolve: (_root, args, context) => context.webhooks.deliveries(ownerOf(context), args.endpointId, pageSize(args.limit)),

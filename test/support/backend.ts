@@ -66,13 +66,15 @@ export function openStore(store: Store): Promise<DataSource> {
   return createDataSource(loadConfig(store.env).database).initialize();
 }
 
-/** A key on a store that a server (perhaps another process) uses: its Authorization header. */
-export async function keyOn(store: Store, plan = 'enterprise', limits: { perMinute?: number; perDay?: number } = { perMinute: 100_000, perDay: 100_000 }) {
+/** A key on a store that a server (perhaps another process) uses (restricted to `scopes`, when given): its Authorization header. */
+export async function keyOn(
+  store: Store, plan = 'enterprise', limits: { perMinute?: number; perDay?: number } = { perMinute: 100_000, perDay: 100_000 }, scopes?: string,
+) {
   const { createKey } = await import('../../src/auth/key-admin.js');
   const { apiKeyStore } = await import('../../src/db/api-keys.js');
   const dataSource = await openStore(store);
   try {
-    const { key } = await createKey(apiKeyStore(dataSource), { plan, ...limits });
+    const { key } = await createKey(apiKeyStore(dataSource), { plan, ...limits, ...(scopes !== undefined ? { scopes } : {}) });
     return { authorization: `Bearer ${key}` };
   } finally {
     await dataSource.destroy();
