@@ -6,6 +6,11 @@ import type { EventHistory } from './event-history.js';
 
 /** Recorded events read per query while a stream catches up. */
 const PAGE = 200;
+/**
+ * A resumed stream's first page. A client that resumes and goes away after a few events (a reconnecting
+ * tab, a flaky network) then costs a few events' work, not a full page; pages grow as it reads on.
+ */
+const FIRST_PAGE = 10;
 
 /**
  * Streams that start where their client says: after an event (`after`: the recorded events after it
@@ -33,15 +38,20 @@ function resumed<T extends ChangeEvent>(
   // Where the live stream takes over: every id above it comes through it.
   let listenedAt = 0;
   let ended = false;
+  let pageSize = FIRST_PAGE;
   const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
   const readUpTo = async (upTo: number) => {
-    const events = await history.read({ after: cursor, upTo, limit: PAGE, types }) as T[];
+    const limit = pageSize;
+    pageSize = Math.min(PAGE, pageSize * 4);
+    const events = await history.read({ after: cursor, upTo, limit, types }) as T[];
     backlog.push(...events);
-    cursor = events.length === PAGE ? events.at(-1)!.id : upTo;
+    cursor = events.length === limit ? events.at(-1)!.id : upTo;
   };
   /** Fills the backlog with the next recorded page, listening once the record is caught up with. */
   const catchUp = async () => {
+    // Read on only once the client has taken what was read.
+    if (backlog.length > 0) return;
     if (!stream) {
       const upTo = history.position();
       if (upTo === undefined) throw appError('UNAVAILABLE', 'Events cannot be read at the moment; subscribe again shortly', { headers: { 'Retry-After': '1' } });
