@@ -7,6 +7,7 @@
  *   - a one-event page of the feed from the oldest position, from the newest, and of a type (BENCH_CALLS, 200, each);
  *   - another key's GET /v1/pets for BENCH_SECONDS (10) alone, then while BENCH_STREAMS (20) streams resume from
  *     the oldest event over and over (each: subscribe with `after`, read its first event, close, wait 1 s),
+ *     then the same from the newest (what a resume costs wherever it starts),
  *     with the time each resume took to its first event. What a resume costs, not what delivering a million
  *     events does: a client that went on reading would have the server send its backlog as fast as it reads.
  * Prints p50 and p99 (ms), and the plans the server chooses for the history's statements.
@@ -122,40 +123,45 @@ try {
   console.log(`another key's GET /v1/pets (ms, one at a time for ${SECONDS} s)`);
   console.log('alone               ', await petsFor(SECONDS * 1000));
 
-  let streaming = true;
-  const resumes: number[] = [];
-  const failures: string[] = [];
-  const resumeLoop = async () => {
-    while (streaming) {
-      const controller = new AbortController();
-      const t = performance.now();
-      try {
-        const res = await fetch(`${origin}/graphql`, {
-          method: 'POST', signal: controller.signal,
-          headers: { authorization: `Bearer ${streamKey}`, accept: 'text/event-stream', 'content-type': 'application/json' },
-          body: JSON.stringify({ query: `subscription { petChanged(after: ${bounds.oldest}) { id } }` }),
-        });
-        let text = '';
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          text += Buffer.from(chunk).toString();
-          if (text.includes('event: next')) break;
+  // From the newest too: what any resuming subscription costs the instance, wherever it starts.
+  const withResumes = async (from: number, label: string) => {
+    let streaming = true;
+    const resumes: number[] = [];
+    const failures: string[] = [];
+    const resumeLoop = async () => {
+      while (streaming) {
+        const controller = new AbortController();
+        const t = performance.now();
+        try {
+          const res = await fetch(`${origin}/graphql`, {
+            method: 'POST', signal: controller.signal,
+            headers: { authorization: `Bearer ${streamKey}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+            body: JSON.stringify({ query: `subscription { petChanged(after: ${from}) { id } }` }),
+          });
+          let text = '';
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            text += Buffer.from(chunk).toString();
+            if (text.includes('event: next')) break;
+          }
+          if (res.status !== 200 || !/"petChanged":\{"id":\d+/.test(text)) failures.push(`${res.status} ${text.slice(0, 200)}`);
+          else resumes.push(performance.now() - t);
+        } catch (error) {
+          failures.push(String(error));
+        } finally {
+          controller.abort();
         }
-        if (res.status !== 200 || !/"petChanged":\{"id":\d+/.test(text)) failures.push(`${res.status} ${text.slice(0, 200)}`);
-        else resumes.push(performance.now() - t);
-      } catch (error) {
-        failures.push(String(error));
-      } finally {
-        controller.abort();
+        await new Promise((done) => setTimeout(done, PAUSE_MS));
       }
-      await new Promise((done) => setTimeout(done, PAUSE_MS));
-    }
+    };
+    const loops = Array.from({ length: STREAMS }, resumeLoop);
+    const withStreams = await petsFor(SECONDS * 1000);
+    streaming = false;
+    await Promise.all(loops);
+    console.log(`with ${STREAMS} streams resuming ${label}`, withStreams);
+    console.log(`each resume to its first event (${failures.length} failed${failures.length ? `: ${failures[0]}` : ''})`, resumes.length ? percentiles(resumes) : {});
   };
-  const loops = Array.from({ length: STREAMS }, resumeLoop);
-  const withStreams = await petsFor(SECONDS * 1000);
-  streaming = false;
-  await Promise.all(loops);
-  console.log(`with ${STREAMS} streams resuming`, withStreams);
-  console.log(`each resume to its first event (${failures.length} failed${failures.length ? `: ${failures[0]}` : ''})`, resumes.length ? percentiles(resumes) : {});
+  await withResumes(bounds.oldest, 'from the oldest');
+  await withResumes(bounds.newest - 2, 'from the newest');
 
   for (const [label, sql, params] of [
     ['page from the oldest', ...historyStatement({ after: bounds.oldest, upTo: bounds.newest, limit: 2 }, 'mysql')],
