@@ -174,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
     perKey: intInRange(env.WEBHOOKS_PER_KEY, 'WEBHOOKS_PER_KEY', 10, 1, 100, problems),
     timeoutMs: intInRange(env.WEBHOOK_TIMEOUT_SECONDS, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30, problems) * 1_000,
-    concurrency: intInRange(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY', 64, 1, 1_000, problems),
+    concurrency: intInRange(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY', 256, 1, 1_000, problems),
     perEndpoint: intInRange(env.WEBHOOK_ENDPOINT_CONCURRENCY, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 16, problems),
   };
   const limits: LimitsConfig = {

@@ -8,7 +8,7 @@ describe('loadConfig', () => {
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
-      webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 64, perEndpoint: 2 },
+      webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
       graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
