@@ -5,11 +5,12 @@
  * polls the outbox every second). A POST on A, one every 50 ms, EVENTS (200) of them; the time from its
  * 201 (the commit) to the event on B's stream. BENCH_DATABASE_URL / BENCH_REDIS_URL, else the TEST_ ones.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConnection } from 'mysql2/promise';
+import { builtInstances } from './instances.js';
 import { subscribe } from '../support/sse.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 200);
@@ -17,20 +18,7 @@ const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const redis = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 if (!base || !redis) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or the TEST_ ones)');
 
-const children: ChildProcess[] = [];
-const start = (env: Record<string, string>) => new Promise<string>((resolve, reject) => {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk;
-    const found = /listening on (http:\/\/[\d.:]+)/.exec(out);
-    if (found) { child.stdout!.removeAllListeners('data').resume(); resolve(found[1]!); }
-  });
-  child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-});
+const { children, start } = builtInstances('dist/src/main.js');
 
 async function run(label: string, withRedis: boolean) {
   const name = `animal_store_events_${randomBytes(3).toString('hex')}`;

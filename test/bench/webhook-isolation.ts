@@ -11,12 +11,13 @@
  * WEBHOOK_TIMEOUT_SECONDS is left at its default (10). BENCH_DATABASE_URL / BENCH_REDIS_URL, else the TEST_ ones.
  * `npx tsx test/bench/webhook-isolation.ts`
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { builtInstances } from './instances.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100);
 const SILENT = Number(process.env.SILENT ?? 20);
@@ -25,20 +26,7 @@ const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const redis = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 if (!base || !redis) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or the TEST_ ones)');
 
-const children: ChildProcess[] = [];
-const start = (env: Record<string, string>) => new Promise<string>((resolve, reject) => {
-  const child = spawn(process.execPath, [join(build, 'src/main.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk;
-    const found = /listening on (http:\/\/[\d.:]+)/.exec(out);
-    if (found) { child.stdout!.removeAllListeners('data').resume(); resolve(found[1]!); }
-  });
-  child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-});
+const { children, start } = builtInstances(join(build, 'src/main.js'));
 const newKey = (env: Record<string, string>) => execFileSync(process.execPath,
   [join(build, 'src/cli/keys.js'), 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '1000000'],
   { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()!;
