@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 builds from source when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -10,7 +10,7 @@ COPY src src
 COPY migrations migrations
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 # The production launch; npm start runs the same (test/launch-drift.test.ts holds them together).
 # Two malloc arenas, not one per thread: the same speed, less memory. A 128 MB old generation makes V8
 # collect before it grows, so a busy instance stays within a 256 MB container. An instance that goes quiet
