@@ -179,7 +179,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   };
   // What each call selects (its scopes, its deprecated fields): read from the schema once per route and document.
   const uses = fieldUses(schema);
-  const rest = createRest(schema, context, config.graphql, uses, tracing?.execute);
+  const rest = await createRest(schema, context, config.graphql, uses, tracing?.execute);
   const deprecatedCalls = deprecatedCallLog(keys, clock);
   const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
   const health = createHealth(dataSource, redis, replicas);

@@ -1,7 +1,7 @@
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { parse as parseQuery } from 'qs';
-import { useSofa } from 'sofa-api';
+import { createSofa, createSofaRouter } from 'sofa-api';
 import type { OperationLimits } from '../config.js';
 import { CURSOR_MAX_LENGTH } from '../domain/cursor.js';
 import { EVENT_TYPES } from '../domain/events.js';
@@ -16,10 +16,10 @@ import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import type { Reply } from '../schema/builder.js';
 import { lifecycleHeaders, lifecycleOf } from '../schema/extensions.js';
 import type { FieldUse, FieldUses } from '../schema/requirements.js';
-import { throwRestErrors } from './errors.js';
 import { restExecutor, type Execute } from './execute.js';
+import { routeOperation, sofaOperations, type RouteArguments, type RouteOperation } from './route-operation.js';
 import { restSchema } from './rest-schema.js';
-import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, REST_ROUTES, routedFields, routeKey, takesIdempotencyKey, type RestRoute } from './routes.js';
+import { BODY_ARGUMENT, bodyTypesOf, REST_BASE, REST_ROUTES, routedFields, takesIdempotencyKey, type RestRoute } from './routes.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
@@ -37,21 +37,13 @@ export interface RestSurface {
   useOf(endpoint: Endpoint | undefined): FieldUse | undefined;
 }
 
-/** `observe` wraps the executor every route runs (tracing, when on); by default it is left as it is. */
-export function createRest(
-  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, uses: FieldUses,
-  observe: (execute: Execute) => Execute = (execute) => execute,
-): RestSurface {
-  // Before SOFA's schema copies the fields: its resolvers count too.
-  countNodes(schema);
-  const sofa = useSofa({
+/** What SOFA builds the surface from: the REST schema, the routes, the custom scalars as OpenAPI shows them. */
+function sofaConfig(schema: GraphQLSchema) {
+  return {
     schema: restSchema(schema),
     basePath: REST_BASE,
     routes: REST_ROUTES,
-    context: (serverContext) => context(serverContext as unknown as ServerContext),
-    execute: observe(restExecutor(limits)) as never,
-    // SOFA types its Response as fets' own; ours is the platform's, which fets sends just the same.
-    errorHandler: throwRestErrors as never,
+    // /v1/docs is ours (pages/rest-docs.ts).
     swaggerUI: { endpoint: false },
     customScalars: {
       SafeInt: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_SAFE_ID },
@@ -59,18 +51,45 @@ export function createRest(
       Cursor: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH },
       EventType: { type: 'string', enum: [...EVENT_TYPES] },
     },
-  });
-  const handlers = routeHandlers(sofa);
+  } satisfies Parameters<typeof createSofa>[0];
+}
+
+const openApiOf = (sofa: ReturnType<typeof createSofa>) => createSofaRouter(sofa).openAPIDocument as OpenAPIV3.Document;
+
+/** SOFA's own OpenAPI document for the schema, before completion (openapi.ts). */
+export function sofaDocumentOf(schema: GraphQLSchema): OpenAPIV3.Document {
+  return openApiOf(createSofa(sofaConfig(schema)));
+}
+
+/**
+ * SOFA generates the REST surface from the schema at startup: the routes, each route's operation and its
+ * parameters, the OpenAPI document. Per request, each route runs its operation (routeOperation), not
+ * SOFA's handler. `observe` wraps the executor every route runs (tracing, when on).
+ */
+export async function createRest(
+  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, uses: FieldUses,
+  observe: (execute: Execute) => Execute = (execute) => execute,
+): Promise<RestSurface> {
+  // Before SOFA's schema copies the fields: its resolvers count too.
+  countNodes(schema);
+  const config = sofaConfig(schema);
+  const sofa = createSofa(config);
+  const openAPIDocument = openApiOf(sofa);
+  const documents = await sofaOperations(config);
+  const execute = observe(restExecutor(limits));
   const paths: Record<string, Record<string, Endpoint>> = {};
   const fieldUse = new Map<Endpoint, FieldUse>();
   for (const { key, route, field, typeName } of routedFields(schema)) {
-    const endpoint = endpointOf(route, field, handlers.get(key)!);
+    const run = routeOperation({
+      schema: sofa.schema, document: documents.get(key)!, fieldName: field.name, status: route.responseStatus ?? 200, execute, context,
+    });
+    const endpoint = endpointOf(route, field, run);
     (paths[`${REST_BASE}${route.path}`] ??= {})[route.method] = endpoint;
     fieldUse.set(endpoint, uses.ofRoute(typeName, field));
   }
   return {
     routes: { prefix: REST_BASE, surface: errorBodies, paths },
-    sofaDocument: sofa.openAPIDocument as OpenAPIV3.Document,
+    sofaDocument: openAPIDocument,
     useOf: (endpoint) => (endpoint ? fieldUse.get(endpoint) : undefined),
   };
 }
@@ -80,7 +99,7 @@ export function createRest(
  * headers of its answer: 204 without a body, Link to the next page, Location of what it created, and
  * Deprecation (RFC 9745) and Sunset (RFC 8594) when its field is deprecated.
  */
-function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, handler: SofaHandler): Endpoint {
+function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, run: RouteOperation): Endpoint {
   const lifecycle = lifecycleOf(field.extensions);
   const deprecation = lifecycle ? lifecycleHeaders(lifecycle) : [];
   return {
@@ -92,7 +111,7 @@ function endpointOf(route: RestRoute, field: GraphQLField<unknown, unknown>, han
       const reply: Reply = serverContext.reply = {};
       let response: Response;
       try {
-        response = await handler(body === undefined ? sofaRequest(request.url, search, pathParams) : bodyAsArgument(request, pathParams, body), serverContext);
+        response = await run(serverContext, body === undefined ? queryArguments(search, pathParams) : bodyArguments(pathParams, body));
       } catch (error) {
         // Rendered here, where the request (its Accept) is known, so the route's headers still follow.
         response = errorBodies.renderError(classify(error, serverContext.requestId), request, serverContext.requestId);
@@ -131,57 +150,25 @@ function emptied(response: Response): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/** What SOFA's route handler reads of a request (sofa-api router.js, useHandler): its url, params and body. */
-interface SofaRequest {
-  readonly url: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly body: null;
-}
-type SofaHandler = (request: SofaRequest, serverContext: ServerContext) => Promise<Response>;
-
 /**
- * The handler SOFA generated for each route (parameters → variables → execute → response), by route key.
- * The path was already resolved, once, by our router: calling the handler directly skips the feTS router
- * SOFA wraps them in, a second server adapter that would match the path again (by URLPattern).
+ * A GET's arguments: the query string parsed once, with the same qs SOFA uses, its empty values left out
+ * (SOFA's `searchParams[name] || ...` skips them); the path's segments win, as in SOFA.
  */
-function routeHandlers(sofa: ReturnType<typeof useSofa>): Map<string, SofaHandler> {
-  const generated = (sofa as unknown as { __routes: { method: string; path: string; handler: SofaHandler }[] }).__routes;
-  const handlers = new Map<string, SofaHandler>();
-  for (const route of Object.values(REST_ROUTES)) {
-    const found = generated.find((r) => r.method === route.method && r.path === route.path);
-    if (!found) throw new Error(`SOFA generated no handler for ${routeKey(route)}`);
-    handlers.set(routeKey(route), found.handler);
-  }
-  return handlers;
+function queryArguments(search: string, pathParams: Readonly<Record<string, string>>): RouteArguments {
+  if (search.length <= 1) return pathParams;
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(parseQuery(search.slice(1)))) if (value) args[name] = value;
+  return Object.assign(args, pathParams);
 }
 
 /**
- * A GET. SOFA takes each variable from params, else from the url's query string, which it parses (qs) once
- * per variable, present or not: the query is parsed here once, with the same qs, into params, and the url
- * goes without it. Its empty values are left out, as SOFA's `searchParams[name] || body[name]` leaves
- * them; the path's segments win, as in SOFA.
+ * The spec's body is the NewPet (or the change) itself: it is the `input` argument, so GraphQL's input
+ * coercion checks it (missing, unknown and mistyped fields) exactly as it does for /graphql. A body
+ * route's fields come only from its body and its path, never from the query string.
  */
-function sofaRequest(url: string, search: string, pathParams: Readonly<Record<string, string>>): SofaRequest {
-  if (search.length <= 1) return { url, params: pathParams, body: null };
-  const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(parseQuery(search.slice(1)))) if (value) params[name] = value;
-  return { url: withoutQuery(url), params: Object.assign(params, pathParams), body: null };
-}
-
-const withoutQuery = (url: string) => {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-};
-
-/**
- * SOFA matches body keys to argument names; the spec's body is the NewPet (or the change) itself. Passing it as the
- * `input` argument lets GraphQL's input coercion check it (missing, unknown and mistyped fields) exactly
- * as it does for /graphql. The query string is dropped: a POST's fields come only from its body, and
- * SOFA would let `?input=` override it.
- */
-function bodyAsArgument(request: Request, params: Readonly<Record<string, string>>, body: unknown): SofaRequest {
+function bodyArguments(pathParams: Readonly<Record<string, string>>, body: unknown): RouteArguments {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw appError('BAD_REQUEST', 'The request body must be a JSON object');
   }
-  return { url: withoutQuery(request.url), params: { ...params, [BODY_ARGUMENT]: body }, body: null };
+  return { ...pathParams, [BODY_ARGUMENT]: body };
 }
