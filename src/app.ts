@@ -208,7 +208,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const pipeline = createPipeline([
     // The request pipeline, in order; the response hooks run in the reverse order.
     useRouting(router.resolve),
-    useRequestLog({ traceId: tracing?.traceId }),
+    useRequestLog({ traceId: tracing?.traceId, sample: config.accessLogSample }),
     useMetrics(metrics),
     useSecurityHeaders(),
     useDraining(() => draining),

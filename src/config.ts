@@ -37,6 +37,11 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** `json` (one line per entry), `pretty` (for people), or `auto`: pretty in a terminal. */
   readonly logFormat: LogFormat;
+  /**
+   * The share of answers below 400 that get an access-log line (0 < x <= 1); 1: every request. Answers
+   * of 400 and above always get theirs.
+   */
+  readonly accessLogSample: number;
   /** When set, /metrics wants `Authorization: Bearer <token>`; otherwise it is public. */
   readonly metricsToken: string | undefined;
   /** Open subscription streams one key may hold at once, across every instance. */
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Any origin while trying the service out on the embedded store; none by default once it runs on MySQL.
   const corsOrigins = origins(env.CORS_ORIGINS ?? (database.kind === 'sqlite' ? '*' : ''), problems);
   const logFormat = oneOf(env.LOG_FORMAT, 'LOG_FORMAT', LOG_FORMATS, 'auto', problems);
+  const accessLogSample = fraction(env.ACCESS_LOG_SAMPLE, 'ACCESS_LOG_SAMPLE', 1, problems);
   const graphql: OperationLimits = {
     maxRootFields: intInRange(env.GRAPHQL_MAX_ROOT_FIELDS, 'GRAPHQL_MAX_ROOT_FIELDS', 20, 1, 1_000, problems),
     maxDepth: intInRange(env.GRAPHQL_MAX_DEPTH, 'GRAPHQL_MAX_DEPTH', 8, 2, 100, problems),
@@ -210,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host: env.HOST || undefined, database, redis, redisPrefix,
-    logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, metricsToken: env.METRICS_TOKEN || undefined,
+    logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, accessLogSample, metricsToken: env.METRICS_TOKEN || undefined,
     subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, graphql, http, tracing,
   });
 }
@@ -404,6 +410,19 @@ function intInRange(
     problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/**
+ * A share above 0 and at most 1, as a plain decimal (`0.1`, `.05`, `1`): no exponent, sign or percent,
+ * so a typo is refused rather than read as some other rate. 0 is refused too: a line kept at a rate
+ * stands for 1/rate requests, and at 0 the requests that went well would leave no trace at all.
+ */
+function fraction(raw: string | undefined, name: string, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (/^(?:\d+(?:\.\d+)?|\.\d+)$/.test(raw) && value > 0 && value <= 1) return value;
+  problems.push(`${name} must be a decimal fraction greater than 0 and at most 1 (0.1: one in ten), got "${raw}"`);
+  return fallback;
 }
 
 function url(raw: string, name: string, protocols: readonly string[], problems: string[]): string {

@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redis: undefined,
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
       limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
-      corsOrigins: ['*'], logFormat: 'auto', metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
+      corsOrigins: ['*'], logFormat: 'auto', accessLogSample: 1, metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
       webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
       graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
       REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
-      LOG_FORMAT: 'json', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
+      LOG_FORMAT: 'json', ACCESS_LOG_SAMPLE: '0.25', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
       GRAPHQL_MAX_NODES: '80000',
       HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
@@ -29,7 +29,7 @@ describe('loadConfig', () => {
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
       redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
       limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
-      corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
+      corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', accessLogSample: 0.25, metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
       webhooks: { allowHttp: true, allowPrivate: true, perKey: 3, timeoutMs: 4_000, concurrency: 200, perEndpoint: 1 },
       graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0, maxNodes: 80_000 },
       http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
@@ -159,6 +159,17 @@ describe('loadConfig', () => {
       expect((error as Error).message).not.toContain('secret');
     }
   });
+
+  it.each([['1', 1], ['1.0', 1], ['0.5', 0.5], ['.05', 0.05], ['0.000001', 0.000001], ['', 1]])(
+    'reads ACCESS_LOG_SAMPLE=%j as the share %d of successful requests logged', (raw, share) => {
+      expect(loadConfig({ ACCESS_LOG_SAMPLE: raw }).accessLogSample).toBe(share);
+    });
+
+  it.each(['0', '0.0', '1.5', '2', '-0.1', '1e-3', '10%', 'half', ' 0.5', '0x1', '.', 'Infinity'])(
+    'refuses ACCESS_LOG_SAMPLE=%j, saying what it takes', (raw) => {
+      expect(() => loadConfig({ ACCESS_LOG_SAMPLE: raw })).toThrow(ConfigError);
+      expect(() => loadConfig({ ACCESS_LOG_SAMPLE: raw })).toThrow(`ACCESS_LOG_SAMPLE must be a decimal fraction greater than 0 and at most 1 (0.1: one in ten), got "${raw}"`);
+    });
 
   it('returns a frozen config', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
