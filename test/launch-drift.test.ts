@@ -12,4 +12,14 @@ describe('the production launch', () => {
   it('the Dockerfile starts node itself (exec form), so the process gets the stop signal', () => {
     expect(productionLaunch().cmd[0]).toBe('node');
   });
+
+  it('reads an ENV that goes over several lines and quoted values holding several node flags', () => {
+    const launch = productionLaunch([
+      'FROM node:26 AS build', 'ENV NODE_OPTIONS=--stack-size=1', 'FROM node:26',
+      'ENV NODE_ENV=production \\', '    NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=16" PORT=8080 \\',
+      '    MALLOC_ARENA_MAX=2', 'CMD ["node", "dist/src/main.js"]',
+    ].join('\n'));
+    expect(launch.settings).toEqual(['NODE_ENV=production', 'NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=16"', 'MALLOC_ARENA_MAX=2']);
+    expect(launch.env).toEqual({ NODE_ENV: 'production', NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16', MALLOC_ARENA_MAX: '2' });
+  });
 });
