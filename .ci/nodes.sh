@@ -76,21 +76,37 @@ better_sqlite3_loads() {
   (cd "$1" && PATH="$2:$PATH" node -e 'new (require("better-sqlite3"))(":memory:").close()') 2>/dev/null
 }
 
+# Where this machine keeps its build of checkout $1's better-sqlite3 version for the node in bin directory $2:
+# the result depends on nothing else but the compiler.
+better_sqlite3_cached() {
+  local bsqlite version
+  bsqlite=$(node -p 'require(process.argv[1]).version' "$1/node_modules/better-sqlite3/package.json") || return 1
+  version=$("$2/node" --version) || return 1
+  echo "$ci_cache/better-sqlite3/$bsqlite-node-$version.node"
+}
+
+# Keeps checkout $1's better-sqlite3 as this machine's build for the node in bin directory $2, if it loads
+# there: what `npm ci` built for the machine's node, for the copies made after the checkout's is swapped.
+remember_better_sqlite3() {
+  local cached
+  better_sqlite3_loads "$1" "$2" || return 0
+  cached=$(better_sqlite3_cached "$1" "$2") || return 1
+  mkdir -p "$ci_cache/better-sqlite3" && cp "$(better_sqlite3_addon "$1")" "$cached.$$" && mv "$cached.$$" "$cached"
+}
+
 # Gives checkout $1 a better-sqlite3 that loads under the node in bin directory $2, whose headers are in $3
-# (empty: npm's configured nodedir, right for the machine's own node). The one it has, if it loads; else this
-# machine's earlier build for that Node and better-sqlite3 version (the result depends on nothing else but
-# the compiler); else a fresh build, kept for the next run.
+# (empty: npm's configured nodedir, right for the machine's own node): the one it has, if it loads; else
+# this machine's earlier build for that node; else a fresh build, kept for the next run.
 use_better_sqlite3() {
-  local tree=$1 bin=$2 headers=$3 addon version bsqlite cached build_log
+  local tree=$1 bin=$2 headers=$3 addon version cached build_log
   addon=$(better_sqlite3_addon "$tree") || return 1
   version=$("$bin/node" --version) || return 1
   if better_sqlite3_loads "$tree" "$bin"; then echo "better-sqlite3 already built for node $version"; return 0; fi
-  bsqlite=$(node -p 'require(process.argv[1]).version' "$tree/node_modules/better-sqlite3/package.json") || return 1
-  cached=$ci_cache/better-sqlite3/$bsqlite-node-$version.node
+  cached=$(better_sqlite3_cached "$tree" "$bin") || return 1
   if [ -f "$cached" ] && cp "$cached" "$addon" && better_sqlite3_loads "$tree" "$bin"; then
     echo "reusing $cached"; return 0
   fi
-  echo "building better-sqlite3 $bsqlite for node $version"
+  echo "building better-sqlite3 for node $version"
   build_log=$(mktemp "$ci_work/build-$version.XXXXXX.log") || return 1
   # nodedir: the machine's npm config points node-gyp at its own Node's headers; an ABI mismatch would only
   # show at require time. build_from_source: prebuild-install would otherwise try GitHub, which is unreachable.
@@ -99,11 +115,11 @@ use_better_sqlite3() {
     JOBS=max npm rebuild better-sqlite3 --foreground-scripts) >"$build_log" 2>&1 \
     || { tail -n 40 "$build_log"; return 1; }
   better_sqlite3_loads "$tree" "$bin" || { echo "better-sqlite3 does not load under node $version"; return 1; }
-  mkdir -p "$ci_cache/better-sqlite3" && cp "$addon" "$cached.$$" && mv "$cached.$$" "$cached"
+  remember_better_sqlite3 "$tree" "$bin"
 }
 
 # A copy of the checkout in $1: what git knows of the working tree, local edits included (ignored outputs,
-# node_modules aside, are not inputs to the tests), and node_modules as `npm ci` left it. Copied rather than
+# node_modules aside, are not inputs to the tests), and node_modules as the checkout has it. Copied rather than
 # reinstalled: a separate `npm ci` under another node took a minute longer here, needs the registry again,
 # and could resolve differently from what the checkout tested; only better-sqlite3 has a Node-ABI-specific
 # file (esbuild's binary is a separate executable).
