@@ -64,8 +64,7 @@ const authorization = `Bearer ${key}`;
 // The production launch: the Dockerfile's settings and node flags.
 const launch = productionLaunch();
 const [command, ...args] = launch.cmd;
-const settings = Object.fromEntries(launch.settings.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-service = spawn(command === 'node' ? process.execPath : command!, args, { cwd: root, env: { ...env, ...settings }, stdio: ['ignore', 'pipe', 'inherit'] });
+service = spawn(command === 'node' ? process.execPath : command!, args, { cwd: root, env: { ...env, ...launch.env }, stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolveUrl, reject) => {
   let out = '';
   const read = (chunk: Buffer) => {

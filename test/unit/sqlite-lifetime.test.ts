@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const churn = (mode: 'keep' | 'drop') =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'test/support/sqlite-churn.ts', mode], { cwd: ROOT, encoding: 'utf8' });
+  spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/support/sqlite-churn.ts', mode], { cwd: ROOT, encoding: 'utf8' });
 
 // nodejs/node#65446: from 24.19, a better-sqlite3 object freed by the collector can abort the process.
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
