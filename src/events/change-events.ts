@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createPubSub } from 'graphql-yoga';
 import type { ChangeEvent, ChangeEvents, LiveStream, OrderEvent, PetEvent, StreamOptions } from '../domain/events.js';
 import { appError, isAppError, type AppError } from '../errors.js';
@@ -63,7 +64,11 @@ export function createChangeEvents(
     sub.on(pubsubOf.message, wake);
     void sub[pubsubOf.subscribe](channel).catch((error: Error) => log.warn({ err: error }, 'wake-ups from other instances cannot be heard: the outbox is read by polling'));
   }
-  const pubsub = createPubSub<Topics>();
+  // Every open stream listens on its topic: a busy instance has hundreds (each key's are bounded by its
+  // stream slots), where Node warns of a leak past 10 listeners per event.
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  const pubsub = createPubSub<Topics>({ eventTarget: target });
   const open = new Set<() => void>();
 
   /**

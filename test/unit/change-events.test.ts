@@ -14,6 +14,26 @@ let bus: ChangeEventBus | undefined;
 afterEach(async () => { await bus?.close(); });
 
 describe('a subscription stream of the in-process bus', () => {
+  it('takes hundreds of streams on one topic without a leak warning, each hearing every event', async () => {
+    bus = createChangeEvents(undefined, 2);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const streams = Array.from({ length: 200 }, () => bus!.pets()[Symbol.asyncIterator]());
+      const firsts = streams.map((stream) => stream.next());
+      await settle();
+      bus.pet(event(1));
+      const read = await Promise.all(firsts);
+      expect(read.every((item) => !item.done && !isAppError(item.value) && item.value.pet.id === 1)).toBe(true);
+      await settle();
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+      await Promise.all(streams.map((stream) => stream.return?.()));
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('gives a reader that keeps up every event, in order', async () => {
     bus = createChangeEvents(undefined, 2);
     const stream = bus.pets();
