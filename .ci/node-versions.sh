@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's development runtimes: the unit and embedded projects on the machine's own Node and on each
+# The README's development runtimes: the embedded project on the machine's own Node and on each
 # development version pinned in .ci/node-pins, so a Node-specific break (a changed built-in, a native module
 # that no longer loads) fails CI too. .ci/run has run the whole suite on the production version before this.
 # Run from the repository root, after `npm ci`.
@@ -25,10 +25,10 @@ run_version() {
   } >"$out" 2>&1 || result='FAILED (build)'
   t1=$(now)
   if [ "$result" = passed ]; then
-    printf '== node v%s: better-sqlite3 ready after %ss; running unit and embedded\n' "$v" $((t1 - t0))
+    printf '== node v%s: better-sqlite3 ready after %ss; running embedded\n' "$v" $((t1 - t0))
     (
-      printf '\n== node v%s: vitest run --project unit --project embedded\n' "$v"
-      cd "$tree" && PATH="$bin:$PATH" && node --version && npx vitest run --project unit --project embedded
+      printf '\n== node v%s: vitest run --project embedded\n' "$v"
+      cd "$tree" && PATH="$bin:$PATH" && node --version && npx vitest run --project embedded
     ) >>"$out" 2>&1 </dev/null || result=FAILED
   fi
   t2=$(now)
@@ -76,6 +76,6 @@ for v in "${versions[@]}"; do
   printf 'node v%s: fetch %ss, %s\n' "$v" "${fetched[$v]}" "$(cat "$ci_work/v$v.result" 2>/dev/null || echo 'no result')"
 done
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "unit and embedded tests failed on ${failed[*]}" >&2
+  echo "embedded tests failed on ${failed[*]}" >&2
   exit 1
 fi
