@@ -3,6 +3,7 @@ import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionR
 import type { Plugin } from 'graphql-yoga';
 import type { OperationChecker } from '../graphql/params.js';
 import { failed } from './outcome.js';
+import { recording } from './recording.js';
 
 // The GraphQL conventions are still incubating: their names are copied here, not imported from the
 // package's unstable entry point.
@@ -29,6 +30,11 @@ const operationAttributes = (document: DocumentNode, operationName: string | nul
 export function tracedChecks(tracer: Tracer, check: OperationChecker): OperationChecker {
   const parsed = new WeakSet<DocumentNode>();
   return (params) => {
+    if (!recording()) {
+      const checked = check(params);
+      parsed.add(checked.document);
+      return checked;
+    }
     const span = tracer.startSpan('graphql.parse');
     try {
       const checked = check(params);
@@ -60,6 +66,7 @@ function settled(span: Span, result: unknown): void {
  */
 export function tracedExecute<E extends Execute>(tracer: Tracer, execute: E, name = 'graphql.execute'): E {
   return ((args: ExecutionArgs) => {
+    if (!recording()) return execute(args);
     const span = tracer.startSpan(name, { attributes: operationAttributes(args.document, args.operationName) });
     let result: unknown;
     try {
@@ -92,6 +99,7 @@ export function tracedExecute<E extends Execute>(tracer: Tracer, execute: E, nam
 export function useGraphQLTracing(tracer: Tracer): Plugin {
   return {
     onValidate({ validateFn, setValidationFn }) {
+      if (!recording()) return undefined;
       const span = tracer.startSpan('graphql.validate');
       let ran = false;
       setValidationFn((...args) => {

@@ -3,8 +3,6 @@ import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -15,6 +13,7 @@ import { log } from '../log.js';
 import type { Handler, Step } from '../pipeline/pipeline.js';
 import { tracedChecks, tracedExecute, useGraphQLTracing } from './graphql.js';
 import { RequestSpansOnly } from './request-spans.js';
+import { sampledIORedis, sampledMySQL2 } from './sampled-instrumentations.js';
 import { activeTraceId, tracedRequests } from './requests.js';
 import { tracedStep } from './steps.js';
 
@@ -93,12 +92,7 @@ export function startTracing(config: TracingConfig, { processor }: TracingOption
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [
-      // The statement's text with any literal masked (`?`); ours pass their values as parameters, never in the text.
-      new MySQL2Instrumentation({ maskStatement: true }),
-      // The command's name only: its arguments are keys and values (a kept idempotent response, among them).
-      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
-    ],
+    instrumentations: [sampledMySQL2(), sampledIORedis()],
   });
   // Through require, now, so the hooks patch them before the app's ESM imports get them (see above).
   const require = createRequire(import.meta.url);

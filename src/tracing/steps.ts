@@ -1,6 +1,7 @@
 import { context, trace, type Tracer } from '@opentelemetry/api';
 import type { Step } from '../pipeline/pipeline.js';
 import { failed } from './outcome.js';
+import { recording } from './recording.js';
 
 /** false: the step answered at once (a cached key, no Idempotency-Key to claim), without waiting. */
 export const ATTR_WAITED = 'animal_store.waited';
@@ -16,6 +17,7 @@ export function tracedStep(tracer: Tracer, step: Step, name: string): Step {
   if (!onRequest) return step;
   return {
     onRequest(payload) {
+      if (!recording()) return onRequest.call(step, payload);
       const span = tracer.startSpan(name);
       let pending: void | Promise<void>;
       try {

@@ -129,6 +129,27 @@ describe('traces, collected in memory', () => {
     expect(fresh!.span.spanContext().traceId).not.toBe(traceId);
   });
 
+  it('records nothing of a request its client did not sample, its statements and Redis calls included; the next sampled one whole', async () => {
+    const unsampled = '5bf92f3577b34da6a3ce929d0e0e4736';
+    const sampled = '6bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    const { auth } = await api.newKey('enterprise', { perMinute: 1_000, perDay: 1_000 });
+    // A create: a statement and Redis calls (limits, idempotency) on MySQL; a GraphQL parse and execute.
+    const create = (traceId: string, flags: string, key: string) => api.post('/v1/pets', { name: 'Sampled?', categoryId: 1 }, {
+      ...auth, 'idempotency-key': key, traceparent: `00-${traceId}-${spanId}-${flags}`,
+    });
+    expect((await create(unsampled, '00', 'unsampled-1')).status).toBe(201);
+    expect((await create(sampled, '01', 'sampled-1')).status).toBe(201);
+    const [traced] = await requestTraces('POST /v1/pets');
+    expect(traced!.span.spanContext().traceId).toBe(sampled);
+    expect(steps(traced!)).toEqual(['key look-up', 'limits', 'idempotency', 'graphql.execute']);
+    if (mysql) {
+      expect(sql(traced!).length).toBeGreaterThan(0);
+      expect(redis(traced!).length).toBeGreaterThan(0);
+    }
+    expect(memory.getFinishedSpans().filter((s) => s.spanContext().traceId === unsampled).map((s) => s.name)).toEqual([]);
+  });
+
   it('marks a 5xx as an error; a refusal (429 from the limits) is the work done right, its code noted', async () => {
     expect((await api.get('/v1/pets?limit=1', { 'x-test-fail': '1' })).status).toBe(500);
     const [failed] = await requestTraces('GET /v1/pets');
