@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,7 +9,14 @@ if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
   throw new Error('CI=true needs TEST_DATABASE_URL and TEST_REDIS_URL: the contract tests must run on MySQL and Redis too');
 }
 
-const shared = { testTimeout: 20_000, hookTimeout: 60_000 };
+/**
+ * Two test files at a time at least (vitest's default is one per core less one: a single file on a
+ * 2-core machine, CI's size). A contract file spends most of its time waiting on its servers, databases
+ * and timers. The scale tests run after everything else, one file at a time: each starts a lab of its own
+ * (a Redis Cluster, Sentinels, a MariaDB replica) and kills parts of it on a schedule.
+ */
+const WORKERS = Math.max(2, availableParallelism() - 1);
+const shared = { testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: WORKERS, sequence: { groupOrder: 0 } };
 // The contract tests start the built service and CLI as processes too: built once per run.
 const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
 // Every answer a contract test gets from a test server's /v1 is judged by the OpenAPI document that server serves.
@@ -26,6 +34,7 @@ export default defineConfig({
   // copies of graphql-js then meet in one schema. Use the one Node uses in production.
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
+    maxWorkers: WORKERS,
     projects: [
       { extends: true as const, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts', 'test/*.test.ts'] } },
       { extends: true as const, test: { ...contract, ...validated, name: 'embedded', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } },
@@ -33,7 +42,7 @@ export default defineConfig({
         ? [{ extends: true as const, test: { ...shared, testTimeout: 60_000, name: 'browser', include: ['test/browser/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
       ...(lab
-        ? [{ extends: true as const, test: { ...contract, testTimeout: 60_000, name: 'scale', include: ['test/scale/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
+        ? [{ extends: true as const, test: { ...contract, testTimeout: 60_000, maxWorkers: 1, sequence: { groupOrder: 1 }, name: 'scale', include: ['test/scale/**/*.test.ts'], env: { TEST_BACKEND: 'embedded' } } }]
         : []),
       ...(mysql
         ? [{ extends: true as const, test: { ...contract, ...validated, name: 'mysql', include: ['test/contract/**/*.test.ts'], env: { TEST_BACKEND: 'mysql' } } }]
