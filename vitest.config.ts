@@ -16,7 +16,7 @@ if (process.env.CI === 'true' && (!mysql || !process.env.TEST_REDIS_URL)) {
  * (a Redis Cluster, Sentinels, a MariaDB replica) and kills parts of it on a schedule.
  */
 const WORKERS = Math.max(2, availableParallelism() - 1);
-const shared = { testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: WORKERS, sequence: { groupOrder: 0 } };
+const shared = { testTimeout: 20_000, hookTimeout: 60_000, sequence: { groupOrder: 0 } };
 // The contract tests start the built service and CLI as processes too: built once per run.
 const contract = { ...shared, globalSetup: ['test/support/build.ts'] };
 // Every answer a contract test gets from a test server's /v1 is judged by the OpenAPI document that server serves.

@@ -11,6 +11,8 @@ const EVENTS = 2_000;
 const PER_MUTATION = 20;
 const CREATE_MANY = `mutation { ${Array.from({ length: PER_MUTATION }, (_, i) => `p${i}: createPet(input: { categoryId: 1, name: "m${i}" }) { id }`).join(' ')} }`;
 
+const MARKER = 'event: next\n';
+
 /** A subscriber that reads every event and keeps none: it only counts them. */
 function countingSubscriber(url: string, authorization: string) {
   const body = JSON.stringify({ query: 'subscription { petChanged { id kind } }' });
@@ -27,8 +29,9 @@ function countingSubscriber(url: string, authorization: string) {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const text = tail + chunk;
-        events += text.split('event: next\n').length - 1;
-        tail = text.slice(-12);
+        events += text.split(MARKER).length - 1;
+        // A marker cut in two by a chunk's end is counted with the next chunk; a whole one, never twice.
+        tail = text.slice(-(MARKER.length - 1));
         if (waiter && events >= waiter.count) waiter.resolve();
       });
       res.once('data', () => resolve());
