@@ -84,7 +84,9 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
     if (!row) throw endpointNotFound(id);
     return toEndpoint(row);
   };
-  const deliveryOf = async (id: number) => toDelivery((await sql.all(`${DELIVERY} WHERE id = ?`, [id]))[0]!);
+  // Read in the transaction that made it due: after the commit, a dispatcher may already have sent it,
+  // and the answer must say what this request did (pending), not what came of it since.
+  const deliveryOf = async (id: number, tx: Statements) => toDelivery((await tx.all(`${DELIVERY} WHERE id = ?`, [id]))[0]!);
   /**
    * In a transaction: the key's endpoint, locked (requests for one endpoint count one after the other),
    * unless it already has `limit` deliveries asked for by hand (test events, redeliveries) that are waiting
@@ -149,17 +151,15 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
      * A delivery due now, of an event that is no change: the endpoint's test. Asked for by hand: refused
      * while the endpoint has `limit` such waiting (see `onRequest`).
      */
-    enqueue: (keyId: number, id: number, type: string, payload: string, limit: number) => within(async () => {
-      const insertId = await sql.transaction(async (tx) => {
-        await onRequest(tx, keyId, id, 0, limit);
-        const now = clock.now();
-        return (await tx.run(
-          'INSERT INTO webhook_deliveries (endpoint_id, event_id, type, payload, status, attempts, next_attempt_at, created_at, on_request) VALUES (?, NULL, ?, ?, \'pending\', 0, ?, ?, 1)',
-          [id, type, payload, now, now],
-        )).insertId;
-      });
-      return deliveryOf(insertId);
-    }),
+    enqueue: (keyId: number, id: number, type: string, payload: string, limit: number) => within(() => sql.transaction(async (tx) => {
+      await onRequest(tx, keyId, id, 0, limit);
+      const now = clock.now();
+      const { insertId } = await tx.run(
+        'INSERT INTO webhook_deliveries (endpoint_id, event_id, type, payload, status, attempts, next_attempt_at, created_at, on_request) VALUES (?, NULL, ?, ?, \'pending\', 0, ?, ?, 1)',
+        [id, type, payload, now, now],
+      );
+      return deliveryOf(insertId, tx);
+    })),
 
     deliveries: (keyId: number, id: number, limit: number) => within(async () => {
       await endpointOf(keyId, id);
@@ -170,19 +170,17 @@ export function webhookStore(dataSource: DataSource, clock: Clock) {
      * Due now again, whatever became of it; its attempts so far count on. Asked for by hand, like a test:
      * one already waiting on request stays as it is (its place, or its claim, kept).
      */
-    redeliver: (keyId: number, id: number, deliveryId: number, limit: number) => within(async () => {
-      await sql.transaction(async (tx) => {
-        await onRequest(tx, keyId, id, deliveryId, limit);
-        const { affectedRows } = await tx.run(
-          // next_attempt_at first: MySQL's later assignments would see the status already set.
-          'UPDATE webhook_deliveries SET next_attempt_at = CASE WHEN status = \'pending\' AND on_request = 1 THEN next_attempt_at ELSE ? END, '
-          + 'status = \'pending\', on_request = 1 WHERE id = ? AND endpoint_id = ?',
-          [clock.now(), deliveryId, id],
-        );
-        if (affectedRows === 0) throw appError('NOT_FOUND', `Delivery ${deliveryId} of webhook endpoint ${id} not found`);
-      });
-      return deliveryOf(deliveryId);
-    }),
+    redeliver: (keyId: number, id: number, deliveryId: number, limit: number) => within(() => sql.transaction(async (tx) => {
+      await onRequest(tx, keyId, id, deliveryId, limit);
+      const { affectedRows } = await tx.run(
+        // next_attempt_at first: MySQL's later assignments would see the status already set.
+        'UPDATE webhook_deliveries SET next_attempt_at = CASE WHEN status = \'pending\' AND on_request = 1 THEN next_attempt_at ELSE ? END, '
+        + 'status = \'pending\', on_request = 1 WHERE id = ? AND endpoint_id = ?',
+        [clock.now(), deliveryId, id],
+      );
+      if (affectedRows === 0) throw appError('NOT_FOUND', `Delivery ${deliveryId} of webhook endpoint ${id} not found`);
+      return deliveryOf(deliveryId, tx);
+    })),
 
     /** Whether any endpoint is enabled: without one, there is nothing to fan out. */
     anyEnabled: () => within(async () => (await sql.all('SELECT 1 AS found FROM webhook_endpoints WHERE enabled = 1 LIMIT 1', [])).length > 0),
