@@ -21,6 +21,17 @@ const unredacted = (parent: Logger) => parent.child({}, { redact: [] });
 export let requestLog: Logger = unredacted(log);
 
 /**
+ * The one line per request, exactly as `requestLog.info(fields, msg)` writes it (level, time, the fields
+ * in order, msg), built with one JSON.stringify of the flat record instead of pino's walk over its keys:
+ * the line cost a small request about a twentieth of its CPU that way.
+ */
+export function writeRequestLine(fields: object, msg: string): void {
+  if (!requestLog.isLevelEnabled('info')) return;
+  const destination = (requestLog as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym]!;
+  destination.write(`{"level":30,"time":${Date.now()},${JSON.stringify(fields).slice(1, -1)},"msg":${JSON.stringify(msg)}}\n`);
+}
+
+/**
  * stdout, written in blocks of at least 4 KB, and at least once a second, rather than line by line: one
  * write per request cost ~5% of a small request's CPU. pino flushes what is left when the process exits.
  */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestLog } from '../log.js';
+import { writeRequestLine } from '../log.js';
 import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
 
@@ -67,8 +67,8 @@ const messageOf = (line: Line) => `${line.method} ${line.path} ${line.status}`;
 
 function writer(traceId: RequestLogOptions['traceId']): Writer {
   return traceId
-    ? (line) => requestLog.info({ ...line, traceId: traceId() }, messageOf(line))
-    : (line) => requestLog.info(line, messageOf(line));
+    ? (line) => writeRequestLine({ ...line, traceId: traceId() }, messageOf(line))
+    : (line) => writeRequestLine(line, messageOf(line));
 }
 
 const everyRequest = (write: Writer): Recorder => (request, status, context) => write(lineOf(request, status, context));

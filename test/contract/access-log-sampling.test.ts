@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestLog } from '../../src/log.js';
 import type { Step } from '../../src/pipeline/pipeline.js';
+import { requestLines } from '../support/request-lines.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** Answers 500 to a request that asks for it: the one failure no client can cause. */
@@ -10,11 +10,8 @@ const failOnDemand: Step = {
 
 /** The access-log lines written from now on, by request id: status and sampling mark. */
 function accessLog() {
-  const info = vi.spyOn(requestLog, 'info');
-  return () => new Map(info.mock.calls.map(([fields]) => {
-    const { requestId, status, sampled } = fields as { requestId: string; status: number; sampled?: number };
-    return [requestId, { status, sampled }];
-  }));
+  const lines = requestLines();
+  return () => new Map(lines().map(({ requestId, status, sampled }) => [requestId!, { status, sampled }]));
 }
 
 afterEach(() => { vi.restoreAllMocks(); });

@@ -1,7 +1,7 @@
 import type { Step } from '../../src/pipeline/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestLog } from '../../src/log.js';
 import { rateLimited } from '../support/rate-limited.js';
+import { requestLines } from '../support/request-lines.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** A step that fails on purpose when a request asks it to, in the hook the request names. */
@@ -49,14 +49,14 @@ describe('one error boundary around the whole pipeline', () => {
       return Number(new RegExp(`http_requests_total\\{method="GET",route="/v1/pets",status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
     const before = { ok: await counted(200), failed: await counted(500) };
-    const logged = vi.spyOn(requestLog, 'info');
+    const logged = requestLines();
     try {
       const res = await api.get('/v1/pets?limit=3', { 'x-fail': 'response', 'x-request-id': 'boundary-logged' });
       expect(res.status).toBe(500);
-      const line = logged.mock.calls.map(([fields]) => fields as Record<string, unknown>).find((fields) => fields.requestId === 'boundary-logged');
+      const line = logged().find((fields) => fields.requestId === 'boundary-logged');
       expect(line).toMatchObject({ requestId: 'boundary-logged', method: 'GET', route: '/v1/pets', status: 500 });
     } finally {
-      logged.mockRestore();
+      vi.restoreAllMocks();
     }
     expect({ ok: await counted(200), failed: await counted(500) }).toEqual({ ok: before.ok, failed: before.failed + 1 });
   });

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { requestLog } from '../../src/log.js';
 import { useRequestLog } from '../../src/ops/use-request-log.js';
 import type { ServerContext } from '../../src/pipeline/context.js';
+import { requestLines } from '../support/request-lines.js';
 
 afterEach(() => { vi.restoreAllMocks(); });
 
 /** Each line written: its status, and its sampling mark if any. */
 const written = () => {
-  const info = vi.spyOn(requestLog, 'info').mockImplementation(() => {});
-  return () => info.mock.calls.map(([line]) => [(line as { status: number }).status, (line as { sampled?: number }).sampled]);
+  const lines = requestLines();
+  return () => lines().map(({ status, sampled }) => [status, sampled]);
 };
 
 /** Runs the step's two hooks over one request answered with `status`, as the pipeline does. */

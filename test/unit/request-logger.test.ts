@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configureLog, log, requestLog } from '../../src/log.js';
+import { configureLog, log, requestLog, writeRequestLine } from '../../src/log.js';
 
 const level = log.level;
 afterEach(() => { log.level = level; vi.restoreAllMocks(); });
@@ -30,6 +30,23 @@ describe('the request line\'s logger', () => {
     });
     expect(request).toMatchObject({ requestId: 'r-1', keyPrefix: 'ask_abc', status: 200, msg: 'GET /v1/pets 200' });
     expect(other).toMatchObject({ key: '[redacted]', headers: { authorization: '[redacted]' } });
+  });
+
+  it('writes the request line as pino writes the same fields and message, key for key', () => {
+    log.level = 'info';
+    const fields = { requestId: 'r-2', method: 'GET', path: '/v1/pets/"x"', route: '/v1/pets/:petId', status: 404, durationMs: 1.5, keyPrefix: undefined, client: '10.0.0.1' };
+    const [byPino, byUs] = linesOf(() => {
+      requestLog.info(fields, 'GET /v1/pets/"x" 404');
+      writeRequestLine(fields, 'GET /v1/pets/"x" 404');
+    });
+    expect(Object.keys(byUs!)).toEqual(Object.keys(byPino!));
+    expect({ ...byUs, time: 0 }).toEqual({ ...byPino, time: 0 });
+    expect(Math.abs(Number(byUs!.time) - Number(byPino!.time))).toBeLessThan(1_000);
+  });
+
+  it('writes no request line below its level', () => {
+    log.level = 'warn';
+    expect(linesOf(() => writeRequestLine({ status: 200 }, 'GET / 200'))).toEqual([]);
   });
 
   // Last: it swaps this file's logger for one on stdout.
