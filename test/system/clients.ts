@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+/** What became of one write, as its client saw it. */
+export interface WriteRecord {
+  readonly name: string;
+  readonly idempotencyKey: string;
+  /** The last answer's status; 0 when the last try got no answer. */
+  readonly status: number;
+  /** The id a 2xx gave. */
+  readonly id?: number;
+  readonly tries: number;
+}
+
+/** One answer the load saw: when, how long it took, what it was. */
+export interface Sample {
+  readonly at: number;
+  readonly ms: number;
+  readonly status: number;
+  readonly kind: 'write' | 'read';
+}
+
+export interface ClientLog {
+  readonly writes: WriteRecord[];
+  readonly samples: Sample[];
+}
+
+const RETRIED = new Set([429, 502, 503, 504]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends `request` as the spec tells a client to: the same Idempotency-Key on every try, and another try
+ * after 429, 502-504 or a broken connection, waiting Retry-After when the answer gives one, or else an
+ * exponential backoff with jitter (100 ms doubling, at most 5 s), for up to `attempts` tries.
+ */
+async function withRetries(send: () => Promise<Response>, samples: Sample[], kind: Sample['kind'], attempts = 8) {
+  let last: { status: number; body?: unknown } = { status: 0 };
+  let tries = 0;
+  for (let backoff = 100; tries < attempts; backoff = Math.min(backoff * 2, 5_000)) {
+    tries += 1;
+    const started = performance.now();
+    try {
+      const response = await send();
+      const body = await response.json().catch(() => undefined);
+      samples.push({ at: Date.now(), ms: performance.now() - started, status: response.status, kind });
+      last = { status: response.status, body };
+      if (!RETRIED.has(response.status)) break;
+      const after = Number(response.headers.get('retry-after'));
+      await sleep(Number.isFinite(after) && after > 0 ? after * 1_000 : backoff * (0.5 + Math.random()));
+    } catch {
+      samples.push({ at: Date.now(), ms: performance.now() - started, status: 0, kind });
+      last = { status: 0 };
+      await sleep(backoff * (0.5 + Math.random()));
+    }
+  }
+  return { ...last, tries };
+}
+
+/** A REST writer: creates pets, one after another, each with a name of its own, until `until`. */
+export async function restWriter(url: string, key: string, label: string, until: number, log: ClientLog): Promise<void> {
+  for (let n = 0; Date.now() < until; n++) {
+    const name = `${label}-${n}`;
+    const idempotencyKey = randomUUID();
+    const answer = await withRetries(() => fetch(`${url}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify({ name, categoryId: 1 + (n % 5) }),
+    }), log.samples, 'write');
+    const id = answer.status >= 200 && answer.status < 300 ? (answer.body as { id?: number } | undefined)?.id : undefined;
+    log.writes.push({ name, idempotencyKey, status: answer.status, id, tries: answer.tries });
+  }
+}
+
+/** A GraphQL reader: the first page of pets, again and again, until `until`. */
+export async function graphqlReader(url: string, key: string, until: number, log: ClientLog): Promise<void> {
+  while (Date.now() < until) {
+    await withRetries(() => fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ pets(limit: 20) { id name status } }' }),
+    }), log.samples, 'read');
+  }
+}

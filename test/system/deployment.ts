@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { mariadbReplica, type MariadbReplicaLab } from '../scale/lab/mariadb-replica.js';
+import { freePorts } from '../scale/lab/redis-cluster.js';
+import { redisSentinel, SENTINEL_MASTER, type RedisSentinelLab } from '../scale/lab/redis-sentinel.js';
+import { loadBalancer, type LoadBalancer } from './haproxy.js';
+import { instance, type Instance } from './instances.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Deployment {
+  /** The load balancer's address: the only one clients use. */
+  readonly url: string;
+  /** Where the run keeps its files: the configuration, each instance's log. */
+  readonly dir: string;
+  readonly instances: readonly Instance[];
+  readonly database: MariadbReplicaLab;
+  readonly redis: RedisSentinelLab;
+  readonly balancer: LoadBalancer;
+  /** A new key (its plan, or enterprise limits), made as an operator makes one. */
+  key(plan: string, limits?: { perMinute: number; perDay: number }): Promise<string>;
+  /** Stops exactly what it started, in the reverse order, whatever state each is in. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a production deployment has, on loopback ports and in folders of its own: a MariaDB primary
+ * with a GTID replica the instances read from, Redis through Sentinel (a master, a replica, three
+ * Sentinels), `count` instances of the built service launched as the Dockerfile launches them, and
+ * HAProxy in front. The machine's own MariaDB and Redis are never used.
+ */
+export async function deploy({ count = 3, env = {} }: { count?: number; env?: Record<string, string> } = {}): Promise<Deployment> {
+  const dir = await mkdtemp(join(tmpdir(), 'animal-store-system-'));
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step().catch((error: unknown) => console.error('system: stopping:', error));
+  };
+  try {
+    const database = await mariadbReplica();
+    stops.push(() => database.stop());
+    const redis = await redisSentinel();
+    stops.push(() => redis.stop());
+    const settings = {
+      DATABASE_URL: database.primaryUrl, DATABASE_REPLICA_URLS: database.replicaUrl,
+      REDIS_SENTINELS: redis.settings, REDIS_SENTINEL_MASTER: SENTINEL_MASTER, ...env,
+    };
+    const cli = (script: string, args: string[]) => run(process.execPath, [`dist/src/cli/${script}.js`, ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...settings, LOG_LEVEL: 'warn' },
+    });
+    await cli('migrate', []);
+    const [balancerPort, ...ports] = await freePorts(count + 1);
+    const instances = ports.map((port, i) => instance(`instance-${i + 1}`, port, dir, settings));
+    stops.push(async () => { await Promise.all(instances.map((one) => one.stop('SIGTERM'))); });
+    await Promise.all(instances.map((one) => one.start()));
+    const balancer = await loadBalancer(dir, balancerPort!, instances);
+    stops.push(() => balancer.stop());
+    return {
+      url: balancer.url, dir, instances, database, redis, balancer, stop,
+      async key(plan, limits) {
+        const extra = limits ? ['--per-minute', String(limits.perMinute), '--per-day', String(limits.perDay)] : [];
+        const { stdout } = await cli('keys', ['create', '--plan', plan, '--name', `system ${plan}`, ...extra]);
+        return stdout.trim().split('\n').at(-1)!;
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { until } from '../scale/lab/redis-cluster.js';
+
+export interface LoadBalancer {
+  /** The one address clients use. */
+  readonly url: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * HAProxy from Debian's packages in front of the instances, as an operator would run it: round robin,
+ * each instance checked on /readyz every 500 ms (out after 2 failures, back after 2 passes), and a
+ * request that finds an instance gone retried once on another (`redispatch`): a draining instance
+ * answers 503 on /readyz before it stops accepting, so its requests finish and new ones go elsewhere.
+ */
+export async function loadBalancer(dir: string, port: number, instances: readonly { name: string; port: number }[]): Promise<LoadBalancer> {
+  const file = join(dir, 'haproxy.cfg');
+  await writeFile(file, [
+    'global', '  maxconn 4096', '',
+    'defaults', '  mode http', '  timeout connect 2s', '  timeout client 60s', '  timeout server 60s',
+    // SSE streams stay open: no idle cut while a stream is quiet between heartbeats.
+    '  timeout tunnel 1h', '  option redispatch', '  retries 1', '',
+    'frontend api', `  bind 127.0.0.1:${port}`, '  default_backend instances', '',
+    'backend instances', '  balance roundrobin', '  option httpchk GET /readyz', '  http-check expect status 200',
+    ...instances.map(({ name, port: at }) => `  server ${name} 127.0.0.1:${at} check inter 500 fall 2 rise 2`),
+    '',
+  ].join('\n'));
+  // -db: in the foreground, so the run owns it and stops it by its PID.
+  const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  const url = `http://127.0.0.1:${port}`;
+  await until('HAProxy', async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true);
+  return {
+    url,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
