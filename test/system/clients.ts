@@ -25,11 +25,13 @@ export interface ClientLog {
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
+/** A 409 is retried only when it says the first request with the key still runs (it comes with Retry-After). */
+const stillRunning = (status: number, body: unknown) => status === 409 && (body as { code?: string } | undefined)?.code === 'IDEMPOTENCY_IN_PROGRESS';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends `request` as the spec tells a client to: the same Idempotency-Key on every try, and another try
- * after 429, 502-504 or a broken connection, waiting Retry-After when the answer gives one, or else an
+ * after 429, 502-504, a 409 IDEMPOTENCY_IN_PROGRESS or a broken connection, waiting Retry-After when the answer gives one, or else an
  * exponential backoff with jitter (100 ms doubling, at most 5 s), for up to `attempts` tries.
  */
 async function withRetries(send: () => Promise<Response>, samples: Sample[], kind: Sample['kind'], attempts = 8) {
@@ -43,7 +45,7 @@ async function withRetries(send: () => Promise<Response>, samples: Sample[], kin
       const body = await response.json().catch(() => undefined);
       samples.push({ at: Date.now(), ms: performance.now() - started, status: response.status, kind });
       last = { status: response.status, body };
-      if (!RETRIED.has(response.status)) break;
+      if (!RETRIED.has(response.status) && !stillRunning(response.status, body)) break;
       const after = Number(response.headers.get('retry-after'));
       await sleep(Number.isFinite(after) && after > 0 ? after * 1_000 : backoff * (0.5 + Math.random()));
     } catch {

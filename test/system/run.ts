@@ -1,19 +1,33 @@
 /**
- * The whole system as operators run it: `npm run system -- --minutes N [--instances 3]`. Starts the
- * deployment (deployment.ts), runs clients through the load balancer for N minutes, checks the books,
- * prints a summary and stops exactly what it started. Exits 1 when a check finds a violation.
+ * The whole system as operators run it: `npm run system -- --minutes N [--instances 3] [--calm]`. Starts
+ * the deployment (deployment.ts), runs clients through the load balancer for N minutes while faults
+ * follow one another (faults.ts; none with --calm), checks the books, prints a summary and stops exactly
+ * what it started. Exits 1 when a check finds a violation.
  */
 import { parseArgs } from 'node:util';
-import { auditWrites } from './audit.js';
+import { auditWrites, type Violation } from './audit.js';
 import { graphqlReader, restWriter, type ClientLog } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
+import { FAULT_NAMES, faultSchedule, type FaultRecord } from './faults.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '1' }, instances: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '1' }, instances: { type: 'string', default: '3' }, calm: { type: 'boolean', default: false } },
+});
 const minutes = Number(values.minutes);
 const count = Number(values.instances);
 if (!(minutes > 0) || !Number.isInteger(count) || count < 1) {
-  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)]');
+  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--calm]');
   process.exit(2);
+}
+
+/** After a fault is over, the load balancer's checks and the clients' pools take this long to settle. */
+const SETTLE_MS = 5_000;
+
+/** A 5xx, or no answer, outside every fault's window (its start to its end and the settling after). */
+function failuresOutside(samples: ClientLog['samples'], faults: readonly FaultRecord[]): Violation[] {
+  return samples
+    .filter((s) => (s.status === 0 || s.status >= 500) && !faults.some((f) => s.at >= f.startedAt && s.at <= f.recoveredAt + SETTLE_MS))
+    .map((record) => ({ check: 'no 5xx and no lost answer outside a fault', record: { ...record, at: new Date(record.at).toISOString() } }));
 }
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
@@ -36,12 +50,15 @@ try {
   const prefix = `system-${Date.now().toString(36)}`;
   const log: ClientLog = { writes: [], samples: [] };
   const until = Date.now() + minutes * 60_000;
+  const faults: FaultRecord[] = [];
+  // Every fault at least once in the run: spread evenly over it, a quiet spell before each.
+  const gapMs = (minutes * 60_000) / (FAULT_NAMES.length + 2);
   await Promise.all([
     ...[1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log)),
     ...[1, 2].map(() => graphqlReader(deployment!.url, readerKey, until, log)),
+    values.calm ? Promise.resolve() : faultSchedule(deployment, until, gapMs, faults),
   ]);
-  await deployment.database.caughtUp();
-  const violations = await auditWrites(log.writes, deployment.database, prefix);
+  const violations = [...await auditWrites(log.writes, deployment.database, prefix), ...failuresOutside(log.samples, faults)];
 
   const latencies = log.samples.map((s) => s.ms).sort((a, b) => a - b);
   const statuses = new Map<number, number>();
@@ -51,6 +68,16 @@ try {
     `system: ${log.samples.length} answers in ${minutes} min (${(log.samples.length / (minutes * 60)).toFixed(0)}/s),`
     + ` p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
     `system: statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status || 'no answer'}: ${n}`).join(', ')}`,
+    ...faults.map((f) => {
+      const inside = new Map<string, number>();
+      for (const s of log.samples) {
+        if (s.at < f.startedAt || s.at > f.recoveredAt + SETTLE_MS || (s.status !== 0 && s.status < 500)) continue;
+        const what = `${s.status || 'no answer'} to a ${s.kind}`;
+        inside.set(what, (inside.get(what) ?? 0) + 1);
+      }
+      const failed = [...inside].map(([what, n]) => `${n} × ${what}`).join(', ') || 'no 5xx, no lost answer';
+      return `system: fault ${f.name} (${f.target}) ${new Date(f.startedAt).toISOString()}, over in ${f.recoveredAt - f.startedAt} ms: ${failed}`;
+    }),
     `system: ${log.writes.length} writes, ${acknowledged} acknowledged, ${log.writes.filter((w) => w.tries > 1).length} retried`,
     violations.length === 0 ? 'system: the books balance: no violation'
       : `system: ${violations.length} violations; the first:\n${violations.slice(0, 5).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`).join('\n')}`,

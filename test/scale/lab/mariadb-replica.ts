@@ -23,6 +23,8 @@ export interface MariadbReplicaLab {
   /** Until the replica has applied everything the primary has written. */
   caughtUp(): Promise<void>;
   killReplica(): Promise<void>;
+  /** Stops the primary (SIGTERM, a clean shutdown) and starts it again: a short write outage. */
+  restartPrimary(): Promise<void>;
   /** Starts the killed replica again: it resumes from its GTID position. */
   startReplica(): Promise<void>;
   stop(): Promise<void>;
@@ -83,7 +85,7 @@ export async function mariadbReplica(): Promise<MariadbReplicaLab> {
     await until(`mariadb ${primary.port}`, async () => (await query(primary.port, 'SELECT 1')).length === 1);
     await startReplicaProcess();
     await query(replica.port,
-      `CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = ${primary.port}, MASTER_USER = 'root', MASTER_USE_GTID = slave_pos`);
+      `CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = ${primary.port}, MASTER_USER = 'root', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1`);
     await query(replica.port, 'START SLAVE');
     await query(primary.port, `CREATE DATABASE ${DATABASE}`);
     await caughtUp();
@@ -103,6 +105,11 @@ export async function mariadbReplica(): Promise<MariadbReplicaLab> {
     },
     caughtUp,
     killReplica: () => stopNode(replica, 'SIGKILL'),
+    async restartPrimary() {
+      await stopNode(primary);
+      start(primary, 1, []);
+      await until(`mariadb ${primary.port}`, async () => (await query(primary.port, 'SELECT 1')).length === 1);
+    },
     startReplica: startReplicaProcess,
     stop,
   };

@@ -11,6 +11,8 @@ export interface RedisSentinelLab {
   /** The port of the data node that is master now. */
   master(): Promise<number>;
   kill(port: number): Promise<void>;
+  /** Starts a killed data node again, as a replica of whichever node is master now (as Sentinel would make it). */
+  restart(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,12 @@ export async function redisSentinel(): Promise<RedisSentinelLab> {
       throw new Error('lab: no master');
     },
     async kill(port) { await stopNode(data.find((node) => node.port === port)!, 'SIGKILL'); },
+    async restart(port) {
+      const node = data.find((one) => one.port === port)!;
+      const master = data.find((one) => one !== node)!;
+      startNode(node, ['--dbfilename', `dump-${port}.rdb`, '--replicaof', '127.0.0.1', String(master.port)]);
+      await until(`redis ${port}`, () => ping(port));
+    },
     stop,
   };
 }

@@ -1,0 +1,78 @@
+import type { Deployment } from './deployment.js';
+
+/** One fault as it happened: what, on what, from when until the system was whole again. */
+export interface FaultRecord {
+  readonly name: string;
+  readonly target: string;
+  readonly startedAt: number;
+  readonly recoveredAt: number;
+}
+
+export type FaultName = 'kill -9 an instance' | 'rolling restart' | 'Redis master killed' | 'replica stopped' | 'primary restarted';
+
+/** Each fault: what it does to the deployment, and what it names as its target. Resolves once it is over. */
+const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promise<string>> = {
+  // A lost machine: the load balancer takes it out; the run's supervisor starts it again.
+  async 'kill -9 an instance'(deployment, round) {
+    const victim = deployment.instances[round % deployment.instances.length]!;
+    await victim.stop('SIGKILL');
+    await victim.start();
+    return victim.name;
+  },
+  // A deploy: each instance in turn drains (SIGTERM) and comes back before the next goes.
+  async 'rolling restart'(deployment) {
+    for (const one of deployment.instances) {
+      await one.stop('SIGTERM');
+      await one.start();
+    }
+    return 'every instance';
+  },
+  async 'Redis master killed'(deployment) {
+    const master = await deployment.redis.master();
+    await deployment.redis.kill(master);
+    // Sentinel promotes the replica; the old master comes back as its replica.
+    await until(async () => (await deployment.redis.master().catch(() => master)) !== master, 30_000);
+    await deployment.redis.restart(master);
+    return `redis ${master}`;
+  },
+  async 'replica stopped'(deployment) {
+    await deployment.database.killReplica();
+    await sleep(5_000);
+    await deployment.database.startReplica();
+    return 'mariadb replica';
+  },
+  async 'primary restarted'(deployment) {
+    await deployment.database.restartPrimary();
+    return 'mariadb primary';
+  },
+};
+
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(check: () => Promise<boolean>, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('a fault did not take effect in time');
+    await sleep(200);
+  }
+}
+
+/**
+ * Runs every fault in turn, spread over the run: after a quiet spell of `gapMs`, the next fault, until
+ * `until`. Each is logged as it starts and ends, with its time.
+ */
+export async function faultSchedule(deployment: Deployment, until: number, gapMs: number, log: FaultRecord[]): Promise<void> {
+  for (let round = 0; ; round++) {
+    for (const name of FAULT_NAMES) {
+      await sleep(gapMs);
+      if (Date.now() + 5_000 > until) return;
+      const startedAt = Date.now();
+      console.log(`system: ${new Date(startedAt).toISOString()} fault: ${name}`);
+      const target = await FAULTS[name](deployment, round);
+      const record = { name, target, startedAt, recoveredAt: Date.now() };
+      log.push(record);
+      console.log(`system: ${new Date(record.recoveredAt).toISOString()} over: ${name} (${target}), ${record.recoveredAt - startedAt} ms`);
+    }
+  }
+}
