@@ -1,5 +1,5 @@
 import type { MariadbReplicaLab } from '../scale/lab/mariadb-replica.js';
-import type { WriteRecord } from './clients.js';
+import type { FeedEvent, WriteRecord } from './clients.js';
 
 export interface Violation {
   readonly check: string;
@@ -21,6 +21,31 @@ export async function auditWrites(writes: readonly WriteRecord[], database: Mari
     const acknowledged = write.status >= 200 && write.status < 300;
     if (acknowledged && (ids.length !== 1 || ids[0] !== write.id)) violations.push({ check: 'an acknowledged write is stored exactly once', record: { ...write, stored: ids } });
     if (!acknowledged && ids.length > 1) violations.push({ check: 'an unacknowledged write is stored at most once', record: { ...write, stored: ids } });
+  }
+  return violations;
+}
+
+/**
+ * The feed as a reader saw it: ids only ever going up, none twice, and exactly one `pet.created` for each
+ * pet the run's writers stored (and none for a pet that is not stored).
+ */
+export function auditFeed(events: readonly FeedEvent[], writes: readonly WriteRecord[], prefix: string): Violation[] {
+  const violations: Violation[] = [];
+  for (let i = 1; i < events.length; i++) {
+    if (events[i]!.id <= events[i - 1]!.id) violations.push({ check: 'the feed goes up by id, each event once', record: { before: events[i - 1]!.id, then: events[i]!.id } });
+  }
+  const created = new Map<number, number>();
+  for (const event of events) {
+    if (event.type !== 'pet.created' || !event.pet?.name.startsWith(prefix)) continue;
+    created.set(event.pet.id, (created.get(event.pet.id) ?? 0) + 1);
+  }
+  const stored = new Set(writes.filter((w) => w.id !== undefined).map((w) => w.id!));
+  for (const id of stored) {
+    const seen = created.get(id) ?? 0;
+    if (seen !== 1) violations.push({ check: 'each stored pet has exactly one pet.created in the feed', record: { petId: id, events: seen } });
+  }
+  for (const id of created.keys()) {
+    if (!stored.has(id)) violations.push({ check: 'the feed holds no pet.created for a pet no acknowledged write made', record: { petId: id } });
   }
   return violations;
 }

@@ -82,3 +82,35 @@ export async function graphqlReader(url: string, key: string, until: number, log
     }), log.samples, 'read');
   }
 }
+
+/** One event as the feed gave it. */
+export interface FeedEvent {
+  readonly id: number;
+  readonly type: string;
+  readonly pet: { readonly id: number; readonly name: string } | null;
+}
+
+/**
+ * A feed reader as the README tells one to read: `after` set to the last id it read, page after page,
+ * polling once a second when it has caught up, until the writers are done (`done` resolves), then on to
+ * the end of what is there. Every event it was given is in `events`, in the order given.
+ */
+export async function feedReader(url: string, key: string, done: Promise<unknown>, log: ClientLog, events: FeedEvent[]): Promise<void> {
+  let finished = false;
+  void done.finally(() => { finished = true; });
+  // The run's database is new: the feed from its oldest event (no `after`) is the run's.
+  let after: number | undefined;
+  for (let caughtUp = false, last = false; !(caughtUp && last);) {
+    // The writers were done before this page was asked for: once it is caught up, nothing more will come.
+    last = finished;
+    const answer = await withRetries(() => fetch(`${url}/v1/events?type=pet.created&limit=100${after === undefined ? '' : `&after=${after}`}`, {
+      headers: { authorization: `Bearer ${key}` },
+    }), log.samples, 'read');
+    if (answer.status !== 200) throw new Error(`the feed answered ${answer.status} after its retries: ${JSON.stringify(answer.body)}`);
+    const page = answer.body as FeedEvent[];
+    events.push(...page);
+    if (page.length > 0) after = page.at(-1)!.id;
+    caughtUp = page.length < 100;
+    if (caughtUp && !last) await sleep(1_000);
+  }
+}

@@ -5,8 +5,8 @@
  * what it started. Exits 1 when a check finds a violation.
  */
 import { parseArgs } from 'node:util';
-import { auditWrites, type Violation } from './audit.js';
-import { graphqlReader, restWriter, type ClientLog } from './clients.js';
+import { auditFeed, auditWrites, type Violation } from './audit.js';
+import { feedReader, graphqlReader, restWriter, type ClientLog, type FeedEvent } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
 import { FAULT_NAMES, faultSchedule, type FaultRecord } from './faults.js';
 
@@ -51,14 +51,19 @@ try {
   const log: ClientLog = { writes: [], samples: [] };
   const until = Date.now() + minutes * 60_000;
   const faults: FaultRecord[] = [];
+  const feed: FeedEvent[] = [];
   // Every fault at least once in the run: spread evenly over it, a quiet spell before each.
   const gapMs = (minutes * 60_000) / (FAULT_NAMES.length + 2);
+  const writers = Promise.all([1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log)));
   await Promise.all([
-    ...[1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log)),
+    writers,
     ...[1, 2].map(() => graphqlReader(deployment!.url, readerKey, until, log)),
+    feedReader(deployment.url, readerKey, writers, log, feed),
     values.calm ? Promise.resolve() : faultSchedule(deployment, until, gapMs, faults),
   ]);
-  const violations = [...await auditWrites(log.writes, deployment.database, prefix), ...failuresOutside(log.samples, faults)];
+  const violations = [
+    ...await auditWrites(log.writes, deployment.database, prefix), ...auditFeed(feed, log.writes, prefix), ...failuresOutside(log.samples, faults),
+  ];
 
   const latencies = log.samples.map((s) => s.ms).sort((a, b) => a - b);
   const statuses = new Map<number, number>();
@@ -78,7 +83,9 @@ try {
       const failed = [...inside].map(([what, n]) => `${n} × ${what}`).join(', ') || 'no 5xx, no lost answer';
       return `system: fault ${f.name} (${f.target}) ${new Date(f.startedAt).toISOString()}, over in ${f.recoveredAt - f.startedAt} ms: ${failed}`;
     }),
-    `system: ${log.writes.length} writes, ${acknowledged} acknowledged, ${log.writes.filter((w) => w.tries > 1).length} retried`,
+    `system: ${log.writes.length} writes, ${acknowledged} acknowledged, ${log.writes.filter((w) => w.tries > 1).length} retried`
+    + `; not acknowledged: ${log.writes.filter((w) => w.status < 200 || w.status >= 300).map((w) => `${w.status || 'no answer'} after ${w.tries} tries`).join(', ') || 'none'}`,
+    `system: the feed reader read ${feed.length} pet.created events`,
     violations.length === 0 ? 'system: the books balance: no violation'
       : `system: ${violations.length} violations; the first:\n${violations.slice(0, 5).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`).join('\n')}`,
   ].join('\n'));
