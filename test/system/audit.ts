@@ -1,20 +1,25 @@
-import type { MariadbReplicaLab } from '../scale/lab/mariadb-replica.js';
-import type { FeedEvent, WriteRecord } from './clients.js';
+import type { FeedEvent, Sample, WriteRecord } from './clients.js';
+import type { FaultRecord } from './faults.js';
 
 export interface Violation {
   readonly check: string;
   readonly record: unknown;
 }
 
+/** A pet as the primary holds it. */
+export interface StoredPet {
+  readonly id: number;
+  readonly name: string;
+}
+
 /**
- * The books, from the writers' records and the primary: a write acknowledged with a 2xx is stored exactly
- * once, under the id it was given; a write that got an error or no answer is stored at most once (its
- * retries carried the same Idempotency-Key).
+ * The books, from the writers' records and the pets the primary holds under the run's names: a write
+ * acknowledged with a 2xx is stored exactly once, under the id it was given; a write that got an error or
+ * no answer is stored at most once (its retries carried the same Idempotency-Key).
  */
-export async function auditWrites(writes: readonly WriteRecord[], database: MariadbReplicaLab, prefix: string): Promise<Violation[]> {
-  const rows = await database.query('primary', 'SELECT id, name FROM pets WHERE name LIKE ?', [`${prefix}%`]);
+export function auditWrites(writes: readonly WriteRecord[], rows: readonly StoredPet[]): Violation[] {
   const stored = new Map<string, number[]>();
-  for (const row of rows as { id: number; name: string }[]) stored.set(row.name, [...(stored.get(row.name) ?? []), Number(row.id)]);
+  for (const row of rows) stored.set(row.name, [...(stored.get(row.name) ?? []), Number(row.id)]);
   const violations: Violation[] = [];
   for (const write of writes) {
     const ids = stored.get(write.name) ?? [];
@@ -27,9 +32,10 @@ export async function auditWrites(writes: readonly WriteRecord[], database: Mari
 
 /**
  * The feed as a reader saw it: ids only ever going up, none twice, and exactly one `pet.created` for each
- * pet the run's writers stored (and none for a pet that is not stored).
+ * pet the primary holds under the run's names (acknowledged or not: a write whose answer was lost may
+ * be stored), and none for a pet it does not hold.
  */
-export function auditFeed(events: readonly FeedEvent[], writes: readonly WriteRecord[], prefix: string): Violation[] {
+export function auditFeed(events: readonly FeedEvent[], rows: readonly StoredPet[], prefix: string): Violation[] {
   const violations: Violation[] = [];
   for (let i = 1; i < events.length; i++) {
     if (events[i]!.id <= events[i - 1]!.id) violations.push({ check: 'the feed goes up by id, each event once', record: { before: events[i - 1]!.id, then: events[i]!.id } });
@@ -39,13 +45,46 @@ export function auditFeed(events: readonly FeedEvent[], writes: readonly WriteRe
     if (event.type !== 'pet.created' || !event.pet?.name.startsWith(prefix)) continue;
     created.set(event.pet.id, (created.get(event.pet.id) ?? 0) + 1);
   }
-  const stored = new Set(writes.filter((w) => w.id !== undefined).map((w) => w.id!));
+  const stored = new Set(rows.map((row) => Number(row.id)));
   for (const id of stored) {
     const seen = created.get(id) ?? 0;
     if (seen !== 1) violations.push({ check: 'each stored pet has exactly one pet.created in the feed', record: { petId: id, events: seen } });
   }
   for (const id of created.keys()) {
-    if (!stored.has(id)) violations.push({ check: 'the feed holds no pet.created for a pet no acknowledged write made', record: { petId: id } });
+    if (!stored.has(id)) violations.push({ check: 'the feed holds no pet.created for a pet that is not stored', record: { petId: id } });
   }
   return violations;
+}
+
+/**
+ * Each subscriber, across its reconnections: ids never going back, and every event of the feed after the
+ * first it was given, at least once.
+ */
+export function auditStreams(subscribers: readonly (readonly number[])[], feed: readonly FeedEvent[]): Violation[] {
+  const violations: Violation[] = [];
+  subscribers.forEach((seen, n) => {
+    const first = seen[0];
+    if (first === undefined) {
+      violations.push({ check: 'every subscriber is given events', record: { subscriber: n } });
+      return;
+    }
+    for (let i = 1; i < seen.length; i++) {
+      if (!(seen[i]! >= seen[i - 1]!)) violations.push({ check: 'a subscriber\'s events come in id order', record: { subscriber: n, before: seen[i - 1], then: seen[i] } });
+    }
+    const given = new Set(seen);
+    for (const event of feed) {
+      if (event.id > first && !given.has(event.id)) violations.push({ check: 'a subscriber is given every event after it subscribed', record: { subscriber: n, missing: event.id } });
+    }
+  });
+  return violations;
+}
+
+/** After a fault is over, the load balancer's checks and the clients' pools take this long to settle. */
+export const SETTLE_MS = 5_000;
+
+/** A 5xx, or no answer, outside every fault's window (its start to its end and the settling after). */
+export function failuresOutside(samples: readonly Sample[], faults: readonly FaultRecord[]): Violation[] {
+  return samples
+    .filter((s) => (s.status === 0 || s.status >= 500) && !faults.some((f) => s.at >= f.startedAt && s.at <= f.recoveredAt + SETTLE_MS))
+    .map((record) => ({ check: 'no 5xx and no lost answer outside a fault', record: { ...record, at: new Date(record.at).toISOString() } }));
 }

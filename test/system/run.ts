@@ -5,8 +5,8 @@
  * what it started. Exits 1 when a check finds a violation.
  */
 import { parseArgs } from 'node:util';
-import { auditFeed, auditWrites, type Violation } from './audit.js';
-import { feedReader, graphqlReader, restWriter, type ClientLog, type FeedEvent } from './clients.js';
+import { auditFeed, auditStreams, auditWrites, failuresOutside, SETTLE_MS, type StoredPet } from './audit.js';
+import { feedReader, graphqlReader, restWriter, subscriber, type ClientLog, type FeedEvent } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
 import { FAULT_NAMES, faultSchedule, type FaultRecord } from './faults.js';
 
@@ -18,16 +18,6 @@ const count = Number(values.instances);
 if (!(minutes > 0) || !Number.isInteger(count) || count < 1) {
   console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--calm]');
   process.exit(2);
-}
-
-/** After a fault is over, the load balancer's checks and the clients' pools take this long to settle. */
-const SETTLE_MS = 5_000;
-
-/** A 5xx, or no answer, outside every fault's window (its start to its end and the settling after). */
-function failuresOutside(samples: ClientLog['samples'], faults: readonly FaultRecord[]): Violation[] {
-  return samples
-    .filter((s) => (s.status === 0 || s.status >= 500) && !faults.some((f) => s.at >= f.startedAt && s.at <= f.recoveredAt + SETTLE_MS))
-    .map((record) => ({ check: 'no 5xx and no lost answer outside a fault', record: { ...record, at: new Date(record.at).toISOString() } }));
 }
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
@@ -52,6 +42,8 @@ try {
   const until = Date.now() + minutes * 60_000;
   const faults: FaultRecord[] = [];
   const feed: FeedEvent[] = [];
+  const streams: number[][] = [[], []];
+  const reconnections: number[] = [];
   // Every fault at least once in the run: spread evenly over it, a quiet spell before each.
   const gapMs = (minutes * 60_000) / (FAULT_NAMES.length + 2);
   const writers = Promise.all([1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log)));
@@ -59,10 +51,15 @@ try {
     writers,
     ...[1, 2].map(() => graphqlReader(deployment!.url, readerKey, until, log)),
     feedReader(deployment.url, readerKey, writers, log, feed),
+    ...streams.map(async (seen) => { reconnections.push((await subscriber(deployment!.url, readerKey, writers, seen)).reconnections); }),
     values.calm ? Promise.resolve() : faultSchedule(deployment, until, gapMs, faults),
   ]);
+  const stored = await deployment.database.query('primary', 'SELECT id, name FROM pets WHERE name LIKE ?', [`${prefix}%`]) as StoredPet[];
   const violations = [
-    ...await auditWrites(log.writes, deployment.database, prefix), ...auditFeed(feed, log.writes, prefix), ...failuresOutside(log.samples, faults),
+    ...auditWrites(log.writes, stored),
+    ...auditFeed(feed, stored, prefix),
+    ...auditStreams(streams, feed),
+    ...failuresOutside(log.samples, faults),
   ];
 
   const latencies = log.samples.map((s) => s.ms).sort((a, b) => a - b);
@@ -85,7 +82,8 @@ try {
     }),
     `system: ${log.writes.length} writes, ${acknowledged} acknowledged, ${log.writes.filter((w) => w.tries > 1).length} retried`
     + `; not acknowledged: ${log.writes.filter((w) => w.status < 200 || w.status >= 300).map((w) => `${w.status || 'no answer'} after ${w.tries} tries`).join(', ') || 'none'}`,
-    `system: the feed reader read ${feed.length} pet.created events`,
+    `system: the feed reader read ${feed.length} pet.created events; the subscribers were given ${streams.map((seen) => seen.length).join(' and ')} events`
+    + ` (${reconnections.join(' and ')} reconnections)`,
     violations.length === 0 ? 'system: the books balance: no violation'
       : `system: ${violations.length} violations; the first:\n${violations.slice(0, 5).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`).join('\n')}`,
   ].join('\n'));

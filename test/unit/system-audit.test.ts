@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { auditFeed, auditStreams, auditWrites, failuresOutside, SETTLE_MS } from '../system/audit.js';
+import type { FeedEvent, WriteRecord } from '../system/clients.js';
+
+const write = (n: number, status: number, id?: number): WriteRecord => ({ name: `run-${n}`, idempotencyKey: `k${n}`, status, id, tries: 1 });
+const created = (id: number, petId: number, name = `run-${petId}`): FeedEvent => ({ id, type: 'pet.created', pet: { id: petId, name } });
+const checks = (violations: { check: string }[]) => violations.map((v) => v.check);
+
+// The system run's auditor must be able to fail: each check, given the books of a broken run, says so.
+describe('the system run\'s auditor', () => {
+  it('passes books that balance', () => {
+    const writes = [write(1, 201, 1), write(2, 201, 2), write(3, 0)];
+    expect(auditWrites(writes, [{ id: 1, name: 'run-1' }, { id: 2, name: 'run-2' }, { id: 3, name: 'run-3' }])).toEqual([]);
+    // The write that got no answer was stored: its event is in the feed, rightly.
+    expect(auditFeed([created(10, 1), created(11, 2), created(12, 3)], [1, 2, 3].map((id) => ({ id, name: `run-${id}` })), 'run-')).toEqual([]);
+    expect(auditStreams([[10, 11], [11]], [created(10, 1), created(11, 2)])).toEqual([]);
+  });
+
+  it('finds an acknowledged write stored twice (a retry without its key), or not at all, or under another id', () => {
+    expect(checks(auditWrites([write(1, 201, 1)], [{ id: 1, name: 'run-1' }, { id: 2, name: 'run-1' }]))).toEqual(['an acknowledged write is stored exactly once']);
+    expect(checks(auditWrites([write(1, 201, 1)], []))).toEqual(['an acknowledged write is stored exactly once']);
+    expect(checks(auditWrites([write(1, 201, 7)], [{ id: 1, name: 'run-1' }]))).toEqual(['an acknowledged write is stored exactly once']);
+  });
+
+  it('finds a write that got no answer stored twice', () => {
+    expect(checks(auditWrites([write(1, 0)], [{ id: 1, name: 'run-1' }, { id: 2, name: 'run-1' }]))).toEqual(['an unacknowledged write is stored at most once']);
+  });
+
+  it('finds a feed that goes back, repeats, misses a stored pet, doubles one, or invents one', () => {
+    const pets = [{ id: 1, name: 'run-1' }, { id: 2, name: 'run-2' }];
+    expect(checks(auditFeed([created(11, 1), created(10, 2)], pets, 'run-'))).toEqual(['the feed goes up by id, each event once']);
+    expect(checks(auditFeed([created(10, 1), created(10, 1), created(11, 2)], pets, 'run-'))).toContain('the feed goes up by id, each event once');
+    expect(checks(auditFeed([created(10, 1)], pets, 'run-'))).toEqual(['each stored pet has exactly one pet.created in the feed']);
+    expect(checks(auditFeed([created(10, 1), created(11, 1), created(12, 2)], pets, 'run-'))).toEqual(['each stored pet has exactly one pet.created in the feed']);
+    expect(checks(auditFeed([created(10, 1), created(11, 2), created(12, 3)], pets, 'run-')))
+      .toEqual(['the feed holds no pet.created for a pet that is not stored']);
+  });
+
+  it('finds a subscriber that missed an event after it subscribed (one that skips Last-Event-ID), went back, or got nothing', () => {
+    const feed = [created(10, 1), created(11, 2), created(12, 3)];
+    expect(checks(auditStreams([[10, 12]], feed))).toEqual(['a subscriber is given every event after it subscribed']);
+    expect(checks(auditStreams([[10, 12, 11]], feed))).toEqual(['a subscriber\'s events come in id order']);
+    expect(checks(auditStreams([[]], feed))).toEqual(['every subscriber is given events']);
+    // Given again after a reconnection: at least once is enough.
+    expect(auditStreams([[10, 11, 11, 12]], feed)).toEqual([]);
+  });
+
+  it('finds a 5xx or a lost answer outside every fault, and lets those inside one (and its settling) pass', () => {
+    const fault = { name: 'primary restarted', target: 'mariadb primary', startedAt: 1_000, recoveredAt: 2_000 };
+    const at = (when: number, status: number) => ({ at: when, ms: 1, status, kind: 'write' as const });
+    expect(failuresOutside([at(1_500, 503), at(2_000 + SETTLE_MS, 0), at(500, 200)], [fault])).toEqual([]);
+    expect(checks(failuresOutside([at(500, 503), at(2_001 + SETTLE_MS, 0)], [fault]))).toEqual([
+      'no 5xx and no lost answer outside a fault', 'no 5xx and no lost answer outside a fault',
+    ]);
+  });
+});
