@@ -35,14 +35,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * after 429, 502-504, a 409 IDEMPOTENCY_IN_PROGRESS or a broken connection, waiting Retry-After when the answer gives one, or else an
  * exponential backoff with jitter (100 ms doubling, at most 5 s), for up to `attempts` tries.
  */
-async function withRetries(send: () => Promise<Response>, samples: Sample[], kind: Sample['kind'], attempts = 8) {
+async function withRetries(send: (tries: number) => Promise<Response>, samples: Sample[], kind: Sample['kind'], attempts = 8) {
   let last: { status: number; body?: unknown } = { status: 0 };
   let tries = 0;
   for (let backoff = 100; tries < attempts; backoff = Math.min(backoff * 2, 5_000)) {
     tries += 1;
     const started = performance.now();
     try {
-      const response = await send();
+      const response = await send(tries);
       const body = await response.json().catch(() => undefined);
       samples.push({ at: Date.now(), ms: performance.now() - started, status: response.status, kind });
       last = { status: response.status, body };
@@ -63,9 +63,10 @@ export async function restWriter(url: string, key: string, label: string, until:
   for (let n = 0; Date.now() < until; n++) {
     const name = `${label}-${n}`;
     const idempotencyKey = randomUUID();
-    const answer = await withRetries(() => fetch(`${url}/v1/pets`, {
+    // Each try's X-Request-Id names the write and the try: the instances' access logs tell what became of each.
+    const answer = await withRetries((tries) => fetch(`${url}/v1/pets`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey, 'x-request-id': `${name}.${tries}` },
       body: JSON.stringify({ name, categoryId: 1 + (n % 5) }),
     }), log.samples, 'write');
     const id = answer.status >= 200 && answer.status < 300 ? (answer.body as { id?: number } | undefined)?.id : undefined;
