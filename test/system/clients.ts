@@ -58,15 +58,22 @@ async function withRetries(send: (tries: number) => Promise<Response>, samples: 
   return { ...last, tries };
 }
 
-/** A REST writer: creates pets, one after another, each with a name of its own, until `until`. */
-export async function restWriter(url: string, key: string, label: string, until: number, log: ClientLog): Promise<void> {
+/**
+ * A REST writer: creates pets, one after another, each with a name of its own, until `until`. `keyless`
+ * breaks it on purpose (SYSTEM_BREAK=keyless): its writes go without an Idempotency-Key, so a retry after
+ * a lost answer writes again, which the auditor must catch as a write stored twice.
+ */
+export async function restWriter(url: string, key: string, label: string, until: number, log: ClientLog, keyless = false): Promise<void> {
   for (let n = 0; Date.now() < until; n++) {
     const name = `${label}-${n}`;
     const idempotencyKey = randomUUID();
     // Each try's X-Request-Id names the write and the try: the instances' access logs tell what became of each.
     const answer = await withRetries((tries) => fetch(`${url}/v1/pets`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey, 'x-request-id': `${name}.${tries}` },
+      headers: {
+        authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `${name}.${tries}`,
+        ...(keyless ? {} : { 'idempotency-key': idempotencyKey }),
+      },
       body: JSON.stringify({ name, categoryId: 1 + (n % 5) }),
     }), log.samples, 'write');
     const id = answer.status >= 200 && answer.status < 300 ? (answer.body as { id?: number } | undefined)?.id : undefined;

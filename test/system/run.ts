@@ -46,7 +46,9 @@ try {
   const reconnections: number[] = [];
   // Every fault at least once in the run: spread evenly over it, a quiet spell before each.
   const gapMs = (minutes * 60_000) / (FAULT_NAMES.length + 2);
-  const writers = Promise.all([1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log)));
+  const keyless = process.env.SYSTEM_BREAK === 'keyless';
+  if (keyless) console.log('system: SYSTEM_BREAK=keyless: the writers send no Idempotency-Key (the audit must fail)');
+  const writers = Promise.all([1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log, keyless)));
   await Promise.all([
     writers,
     ...[1, 2].map(() => graphqlReader(deployment!.url, readerKey, until, log)),
