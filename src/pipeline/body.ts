@@ -21,7 +21,7 @@ const CLOSE = { headers: { Connection: 'close' } } as const;
  * one, read directly when there is one: through the web stream over it, reading cost a POST a twentieth
  * of its CPU.
  */
-export async function readJsonBody(request: Request, types: readonly string[] = JSON_ONLY, limit = BODY_LIMIT_BYTES, source?: IncomingMessage): Promise<unknown> {
+export async function readJsonBody(request: Request, types: readonly string[] = JSON_ONLY, source?: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
   if (!isJsonContentType(request.headers.get('content-type'), types)) {
     throw appError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON, sent with Content-Type: ${types.join(' or ')}`, CLOSE);
   }

@@ -37,7 +37,7 @@ export function useRequestChecks({ when, documentation }: {
       if (endpoint.free) serverContext.cost = 0;
       // Only a body is waited for: a GET is checked without a promise.
       if (!endpoint.body) return undefined;
-      return readJsonBody(request, endpoint.body, undefined, serverContext.req).then((body) => { serverContext.body = body; }, reject);
+      return readJsonBody(request, endpoint.body, serverContext.req).then((body) => { serverContext.body = body; }, reject);
     },
   };
 }

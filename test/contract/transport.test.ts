@@ -90,6 +90,13 @@ describe('request bodies', () => {
     expect(res.body).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('not valid JSON'), status: 400 });
   });
 
+  it('POST /v1/pets with a body that is not UTF-8 answers 400 BAD_REQUEST, and stores nothing', async () => {
+    const body = Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xff, 0xfe]), Buffer.from('x","categoryId":1}')]);
+    const res = await post('/v1/pets', body, 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'BAD_REQUEST', message: 'The request body is not valid UTF-8', status: 400 });
+  });
+
   it('POST /v1/pets with an empty body answers 400 BAD_REQUEST', async () => {
     const res = await post('/v1/pets', '', 'application/json');
     expect(res.status).toBe(400);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { subscribe } from '../support/sse.js';
+import { sleep } from '../support/time.js';
 
 /** What became of one write, as its client saw it. */
 export interface WriteRecord {
@@ -28,7 +29,6 @@ export interface ClientLog {
 const RETRIED = new Set([429, 502, 503, 504]);
 /** A 409 is retried only when it says the first request with the key still runs (it comes with Retry-After). */
 const stillRunning = (status: number, body: unknown) => status === 409 && (body as { code?: string } | undefined)?.code === 'IDEMPOTENCY_IN_PROGRESS';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends `request` as the spec tells a client to: the same Idempotency-Key on every try, and another try

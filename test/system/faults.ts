@@ -1,3 +1,5 @@
+import { until as waitFor } from '../scale/lab/redis-cluster.js';
+import { sleep } from '../support/time.js';
 import type { Deployment } from './deployment.js';
 
 /** One fault as it happened: what, on what, from when until the system was whole again. */
@@ -31,7 +33,7 @@ const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promi
     const master = await deployment.redis.master();
     await deployment.redis.kill(master);
     // Sentinel promotes the replica; the old master comes back as its replica.
-    await until(async () => (await deployment.redis.master().catch(() => master)) !== master, 30_000);
+    await waitFor('Sentinel\'s failover', async () => (await deployment.redis.master()) !== master, 30_000);
     await deployment.redis.restart(master);
     return `redis ${master}`;
   },
@@ -48,15 +50,6 @@ const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promi
 };
 
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(check: () => Promise<boolean>, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('a fault did not take effect in time');
-    await sleep(200);
-  }
-}
 
 /**
  * Runs every fault in turn, spread over the run: after a quiet spell of `gapMs`, the next fault, until

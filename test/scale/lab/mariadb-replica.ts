@@ -61,10 +61,12 @@ export async function mariadbReplica(): Promise<MariadbReplicaLab> {
       await connection.end();
     }
   };
-  const startReplicaProcess = async () => {
-    start(replica, 2, ['--read-only=1']);
-    await until(`mariadb ${replica.port}`, async () => (await query(replica.port, 'SELECT 1')).length === 1);
+  /** Starts a server and waits until it answers. */
+  const started = async (node: LabProcess, serverId: number, extra: string[]) => {
+    start(node, serverId, extra);
+    await until(`mariadb ${node.port}`, async () => (await query(node.port, 'SELECT 1')).length === 1);
   };
+  const startReplicaProcess = () => started(replica, 2, ['--read-only=1']);
   const caughtUp = async () => {
     const [{ position }] = await query(primary.port, 'SELECT @@gtid_binlog_pos AS position');
     await until('the replica caught up', async () => {
@@ -81,8 +83,7 @@ export async function mariadbReplica(): Promise<MariadbReplicaLab> {
       '--no-defaults', '--user=root', `--datadir=${primary.dir}`, '--auth-root-authentication-method=normal', '--skip-test-db',
     ], { cwd: root });
     await cp(primary.dir, replica.dir, { recursive: true });
-    start(primary, 1, []);
-    await until(`mariadb ${primary.port}`, async () => (await query(primary.port, 'SELECT 1')).length === 1);
+    await started(primary, 1, []);
     await startReplicaProcess();
     await query(replica.port,
       `CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = ${primary.port}, MASTER_USER = 'root', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1`);
@@ -107,8 +108,7 @@ export async function mariadbReplica(): Promise<MariadbReplicaLab> {
     killReplica: () => stopNode(replica, 'SIGKILL'),
     async restartPrimary() {
       await stopNode(primary);
-      start(primary, 1, []);
-      await until(`mariadb ${primary.port}`, async () => (await query(primary.port, 'SELECT 1')).length === 1);
+      await started(primary, 1, []);
     },
     startReplica: startReplicaProcess,
     stop,
