@@ -9,6 +9,7 @@ import { createDataSource, describeDatabase } from './db/data-source.js';
 import { migrate } from './db/migrate.js';
 import { orderStore } from './db/orders.js';
 import { petStore } from './db/pets.js';
+import { fenced, pruneFences } from './db/fence.js';
 import { outboxReads, pruneEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
@@ -166,9 +167,11 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   // One resolver context per request, on both surfaces; what it reads of the request is set by then.
   // With read replicas, a key's request has a session of its own (reads as of its last write), and stores on it.
   const context = (request: ServerContext): Context => {
-    const { session } = request;
-    const p = session ? petsOn(session) : pets;
-    const o = session ? ordersOn(session) : orders;
+    // A request holding an Idempotency-Key fences each of its writes, so a retry never writes twice.
+    const held = request.idempotency;
+    const sql = held ? fenced(request.session ?? prepared(dataSource), held.id, () => clock.now()) : request.session;
+    const p = sql ? petsOn(sql) : pets;
+    const o = sql ? ordersOn(sql) : orders;
     return {
       pets: p, orders: o, events: streams, feed, webhooks, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
       keyId: request.caller?.kind === 'key' ? request.caller.key.id : undefined,
@@ -236,14 +239,16 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
       : databaseRecords(dataSource, () => clock.now()),
     // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
-    (home) => webhookRecords.secretOf(home.id)), 'idempotency'),
+    (home) => webhookRecords.secretOf(home.id), config.http.requestTimeoutSeconds * 1000), 'idempotency'),
     ...steps,
   ]);
   const handle = createServerAdapter<ServerContext>(tracing ? tracing.requests(pipeline) : pipeline);
 
   // The outbox keeps each event for the retention; every instance prunes (a delete finds nothing twice).
-  const prune = () => pruneEvents(prepared(dataSource), clock.now() - config.eventRetentionHours * 3_600_000)
-    .catch((error: unknown) => log.warn({ err: error }, 'old events could not be pruned; trying again in a minute'));
+  const prune = () => Promise.all([
+    pruneEvents(prepared(dataSource), clock.now() - config.eventRetentionHours * 3_600_000),
+    pruneFences(prepared(dataSource), clock.now()),
+  ]).catch((error: unknown) => log.warn({ err: error }, 'old events or idempotency fences could not be pruned; trying again in a minute'));
   const pruning = setInterval(() => { void prune(); }, 60_000);
   pruning.unref();
   void prune();

@@ -16,6 +16,8 @@ export const STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
+  // A retry whose first try committed but was never answered: nothing is written again.
+  IDEMPOTENCY_KEY_APPLIED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,

@@ -633,7 +633,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The store's rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, the animal has orders, the key has its most webhook endpoints, or the endpoint has its most test events and redeliveries waiting. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running. */
+        /** @description The store's rules forbid the change (`CONFLICT`): the animal is not available, the order cannot move to that status, the animal has orders, the key has its most webhook endpoints, or the endpoint has its most test events and redeliveries waiting. Or (`IDEMPOTENCY_IN_PROGRESS`, with `Retry-After`) the first request with this `Idempotency-Key` is still running. Or (`IDEMPOTENCY_KEY_APPLIED`) the first request with this `Idempotency-Key` was applied but never answered (the database went away as it committed): it was not applied again. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

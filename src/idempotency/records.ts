@@ -26,12 +26,20 @@ export interface IdempotencyRecords {
   claim(id: string, fingerprint: string): Promise<Claim>;
   complete(id: string, fingerprint: string, response: StoredResponse): Promise<void>;
   release(id: string): Promise<void>;
+  /** The claim lasts `runningSeconds` more, while it is still running (a kept response is left as it is). */
+  renew(id: string): Promise<void>;
+  /** How long a claim lasts unless renewed. */
+  readonly runningSeconds: number;
 }
 
 /** How long a response is kept for retries. */
 export const KEEP_SECONDS = 24 * 60 * 60;
-/** How long a claim lasts without completing: an instance that dies mid-request frees its keys this fast. */
-export const RUNNING_SECONDS = 60;
+/**
+ * How long a claim lasts unless its request renews it (a third of this apart): an instance that dies
+ * mid-request frees its keys this fast. A retry that comes in after that while the first try still
+ * writes waits on the write's fence (db/fence.ts) and never writes twice.
+ */
+export const RUNNING_SECONDS = 10;
 
 interface Entry { fingerprint: string; response?: StoredResponse }
 
@@ -52,16 +60,16 @@ export interface ClaimReplication {
  * request runs: a failover right after it cannot lose the claim and let a retry run the request twice.
  */
 export function redisRecords(
-  redis: RedisClient, prefix: string, bound: Deadline = (call) => call, replication?: ClaimReplication,
+  redis: RedisClient, prefix: string, bound: Deadline = (call) => call, replication?: ClaimReplication, runningSeconds = RUNNING_SECONDS,
 ): IdempotencyRecords {
   const key = (id: string) => `${prefix}:idempotency:${id}`;
   let pausedUntil = 0;
   const set = async (id: string, value: string): Promise<boolean> => {
     if (!replication?.hasReplicas() || Date.now() < pausedUntil) {
-      return await bound(redis.set(key(id), value, 'EX', RUNNING_SECONDS, 'NX')) === 'OK';
+      return await bound(redis.set(key(id), value, 'EX', runningSeconds, 'NX')) === 'OK';
     }
     // One round trip: on a Cluster the pipeline goes to the claim's master, whose replicas WAIT counts.
-    const [claimed, waited] = (await bound(redis.pipeline().set(key(id), value, 'EX', RUNNING_SECONDS, 'NX').wait(1, REPLICA_ACK_MS).exec()))!;
+    const [claimed, waited] = (await bound(redis.pipeline().set(key(id), value, 'EX', runningSeconds, 'NX').wait(1, REPLICA_ACK_MS).exec()))!;
     const [setError, done] = claimed!;
     if (setError) throw setError;
     const acked = waited?.[1];
@@ -89,17 +97,24 @@ export function redisRecords(
     async release(id) {
       await bound(redis.del(key(id)));
     },
+    async renew(id) {
+      // Only a running claim: its TTL is at most the claim's, a kept response's is a day.
+      await bound(redis.eval(RENEW, 1, key(id), runningSeconds));
+    },
+    runningSeconds,
   };
 }
 
-export function databaseRecords(dataSource: DataSource, now: () => number): IdempotencyRecords {
+const RENEW = "if redis.call('TTL', KEYS[1]) <= tonumber(ARGV[1]) then return redis.call('EXPIRE', KEYS[1], ARGV[1]) end return 0";
+
+export function databaseRecords(dataSource: DataSource, now: () => number, runningSeconds = RUNNING_SECONDS): IdempotencyRecords {
   const sql = prepared(dataSource);
   return {
     async claim(id, fingerprint) {
       await sql.run('DELETE FROM idempotency_records WHERE id = ? AND expires_at < ?', [id, now()]);
       try {
         await sql.run('INSERT INTO idempotency_records (id, fingerprint, response, expires_at) VALUES (?, ?, NULL, ?)',
-          [id, fingerprint, now() + RUNNING_SECONDS * 1000]);
+          [id, fingerprint, now() + runningSeconds * 1000]);
         return { claimed: true };
       } catch (error) {
         const { code, errno } = error as { code?: string; errno?: number };
@@ -120,5 +135,9 @@ export function databaseRecords(dataSource: DataSource, now: () => number): Idem
     async release(id) {
       await sql.run('DELETE FROM idempotency_records WHERE id = ?', [id]);
     },
+    async renew(id) {
+      await sql.run('UPDATE idempotency_records SET expires_at = ? WHERE id = ? AND response IS NULL', [now() + runningSeconds * 1000, id]);
+    },
+    runningSeconds,
   };
 }

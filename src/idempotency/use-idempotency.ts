@@ -14,7 +14,11 @@ declare module '../pipeline/context.js' {
      * The Idempotency-Key this request claimed: its response is kept, or the claim released. `shown`
      * are the secrets the response shows once, which the kept response leaves out.
      */
-    idempotency?: { readonly id: string; readonly fingerprint: string; readonly shown: { secret: string; home: SecretHome }[] };
+    idempotency?: {
+      readonly id: string; readonly fingerprint: string; readonly shown: { secret: string; home: SecretHome }[];
+      /** Renews the claim while the request runs. */
+      readonly renewing: NodeJS.Timeout;
+    };
   }
 }
 
@@ -61,14 +65,27 @@ async function replay({ status, body, headers, withheld }: StoredResponse, readS
  * instance) and runs; its successful response is kept for 24 h and given again, with
  * `Idempotent-Replayed: true`, to a retry with the same key and body, which creates nothing. The same key
  * with another body is 422; a retry while the first still runs is 409. An error is not kept: the claim
- * is released, and the request may be tried again. Runs after the request was counted and checked.
+ * is released, and the request may be tried again; each write it made is fenced (db/fence.ts), so a
+ * retry never writes again what a try committed unanswered. Runs after the request was counted and checked.
  * A secret the response shows once (a webhook's signing secret) is not kept with it: a replay reads it
  * from where it lives (`readSecret`), so that it is at rest there only.
  */
-export function useIdempotency(records: IdempotencyRecords, readSecret: SecretReader): Step {
+export function useIdempotency(records: IdempotencyRecords, readSecret: SecretReader, longestRequestMs: number): Step {
   const unavailable = (error: unknown): AppError => {
     log.warn({ err: error }, 'idempotency records unreachable');
     return appError('UNAVAILABLE', 'Idempotency-Key cannot be honoured right now; retry shortly');
+  };
+  // A request longer than the claim's lease keeps it; one whose instance died frees it within the lease.
+  // Never past the longest a request may run: a claim whose request somehow never ended still lapses.
+  const renewing = (id: string) => {
+    const every = (records.runningSeconds * 1000) / 3;
+    let left = Math.ceil(longestRequestMs / every);
+    const timer = setInterval(() => {
+      if (--left < 0) return clearInterval(timer);
+      records.renew(id).catch((error: unknown) => log.warn({ err: error }, 'an idempotency claim could not be renewed'));
+    }, every);
+    timer.unref();
+    return timer;
   };
   return {
     onRequest({ request, url, serverContext, endResponse }) {
@@ -80,7 +97,7 @@ export function useIdempotency(records: IdempotencyRecords, readSecret: SecretRe
       const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
       return records.claim(id, fingerprint).then((claim) => {
         if (claim.claimed) {
-          serverContext.idempotency = { id, fingerprint, shown: [] };
+          serverContext.idempotency = { id, fingerprint, shown: [], renewing: renewing(id) };
         } else if (claim.fingerprint !== fingerprint) {
           throw appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request');
         } else if (!claim.response) {
@@ -96,6 +113,7 @@ export function useIdempotency(records: IdempotencyRecords, readSecret: SecretRe
     async onResponse({ response, serverContext }) {
       const held = serverContext.idempotency;
       if (!held) return;
+      clearInterval(held.renewing);
       serverContext.idempotency = undefined;
       const body = await response.clone().text();
       try {
@@ -111,7 +129,7 @@ export function useIdempotency(records: IdempotencyRecords, readSecret: SecretRe
           });
         }
       } catch (error) {
-        // The response stands; a retry then finds the claim until it expires (RUNNING_SECONDS).
+        // The response stands; a retry then finds the claim until it expires (RUNNING_SECONDS), then its fence.
         log.warn({ err: error, requestId: serverContext.requestId }, 'an idempotency record could not be written');
       }
     },
