@@ -13,12 +13,17 @@ export interface EventStream {
   next(ms?: number): Promise<any>;
   /** The SSE `id` of each `next` event read so far, in order (undefined for one without). */
   readonly ids: (string | undefined)[];
+  /** When each of `ids` arrived (ms since the epoch). */
+  readonly times: number[];
   /** Resolves when the server ends the stream (a `complete` event, or the end of the body). */
   readonly ended: Promise<'complete' | 'closed'>;
   close(): void;
 }
 
-export async function subscribe(url: string, query: string, headers: Record<string, string>, variables?: object): Promise<EventStream> {
+/** `keepPayloads: false` keeps only the ids and their times: a long-lived reader that never calls `next`. */
+export async function subscribe(
+  url: string, query: string, headers: Record<string, string>, variables?: object, { keepPayloads = true } = {},
+): Promise<EventStream> {
   const controller = new AbortController();
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
@@ -30,11 +35,12 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     const text = await response.text();
     return {
       status: response.status, headers: response.headers, opened: false, body: text ? JSON.parse(text) : undefined,
-      next: () => Promise.reject(new Error('not a stream')), ids: [], ended: Promise.resolve('closed'), close() {},
+      next: () => Promise.reject(new Error('not a stream')), ids: [], times: [], ended: Promise.resolve('closed'), close() {},
     };
   }
   const queue: any[] = [];
   const received: (string | undefined)[] = [];
+  const times: number[] = [];
   const waiting: ((value: any) => void)[] = [];
   let endedWith: 'complete' | 'closed' | undefined;
   let markEnded!: (how: 'complete' | 'closed') => void;
@@ -56,8 +62,10 @@ export async function subscribe(url: string, query: string, headers: Record<stri
           const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
           if (event === 'complete') markEnded('complete');
           else if (event === 'next' && data) {
-            const payload = JSON.parse(data);
             received.push(/^id: (.*)$/m.exec(block)?.[1]);
+            times.push(Date.now());
+            if (!keepPayloads) continue;
+            const payload = JSON.parse(data);
             const waiter = waiting.shift();
             if (waiter) waiter(payload);
             else queue.push(payload);
@@ -75,6 +83,7 @@ export async function subscribe(url: string, query: string, headers: Record<stri
     opened,
     ended,
     ids: received,
+    times,
     next(ms = 2_000) {
       if (queue.length) return Promise.resolve(queue.shift());
       return new Promise((resolve, reject) => {

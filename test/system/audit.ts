@@ -1,5 +1,6 @@
-import type { FeedEvent, Sample, WriteRecord } from './clients.js';
+import type { FeedEvent, LimitedCall, Sample, WriteRecord } from './clients.js';
 import type { FaultRecord } from './faults.js';
+import type { Receiver } from './receivers.js';
 
 export interface Violation {
   readonly check: string;
@@ -26,6 +27,8 @@ export function auditWrites(writes: readonly WriteRecord[], rows: readonly Store
     const acknowledged = write.status >= 200 && write.status < 300;
     if (acknowledged && (ids.length !== 1 || ids[0] !== write.id)) violations.push({ check: 'an acknowledged write is stored exactly once', record: { ...write, stored: ids } });
     if (!acknowledged && ids.length > 1) violations.push({ check: 'an unacknowledged write is stored at most once', record: { ...write, stored: ids } });
+    // Told its first try was applied though never answered: it is there, once.
+    if (write.code === 'IDEMPOTENCY_KEY_APPLIED' && ids.length !== 1) violations.push({ check: 'a write said to be applied is stored exactly once', record: { ...write, stored: ids } });
   }
   return violations;
 }
@@ -87,4 +90,61 @@ export function failuresOutside(samples: readonly Sample[], faults: readonly Fau
   return samples
     .filter((s) => (s.status === 0 || s.status >= 500) && !faults.some((f) => s.at >= f.startedAt && s.at <= f.recoveredAt + SETTLE_MS))
     .map((record) => ({ check: 'no 5xx and no lost answer outside a fault', record: { ...record, at: new Date(record.at).toISOString() } }));
+}
+
+/**
+ * Each webhook receiver: every event of its types the feed holds, delivered at least once (counted by
+ * `webhook-id`, each of which carries one event only), and no delivery whose signature did not verify.
+ */
+export function auditWebhooks(receivers: readonly Receiver[], feed: readonly FeedEvent[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const receiver of receivers) {
+    for (const forged of receiver.forged.slice(0, 20)) violations.push({ check: 'every webhook\'s signature verifies', record: { receiver: receiver.name, ...forged } });
+    const carried = new Map<string, number>();
+    for (const { webhookId, eventId } of receiver.receipts) {
+      const before = carried.get(webhookId);
+      if (before !== undefined && before !== eventId) violations.push({ check: 'a webhook-id carries one event', record: { receiver: receiver.name, webhookId, events: [before, eventId] } });
+      carried.set(webhookId, eventId);
+    }
+    const got = new Set(carried.values());
+    for (const event of feed) {
+      if (receiver.types.includes(event.type) && !got.has(event.id)) violations.push({ check: 'a webhook endpoint gets every event it subscribed to', record: { receiver: receiver.name, missing: event.id, type: event.type } });
+    }
+  }
+  return violations;
+}
+
+/** Faults during which an instance may count a key's requests in its own memory (Redis away from it). */
+const redisAway = (fault: FaultRecord) => fault.name.startsWith('Redis');
+
+/**
+ * Each greedy key's successes in each minute window (fixed, aligned to the clock, as the service keeps
+ * them), counting only the requests sent and answered within the window (one that spans its end may have
+ * been counted in either). At most the plan's limit; while Redis was away from some instance (a Redis
+ * fault's window and the settling after), each instance's in-process counter may allow the limit again:
+ * at most `limit × (1 + instances)`, and each window that used that allowance is counted.
+ */
+export function auditLimits(
+  calls: readonly LimitedCall[], perMinute: ReadonlyMap<string, number>, faults: readonly FaultRecord[], instances: number,
+): { violations: Violation[]; allowanceWindows: number } {
+  const counts = new Map<string, number>();
+  for (const call of calls) {
+    const window = Math.floor(call.sentAt / 60_000);
+    if (call.status < 200 || call.status >= 300 || Math.floor(call.at / 60_000) !== window) continue;
+    const id = `${call.key} ${window}`;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const violations: Violation[] = [];
+  let allowanceWindows = 0;
+  for (const [id, successes] of counts) {
+    const [key, window] = id.split(' ') as [string, string];
+    const limit = perMinute.get(key)!;
+    const start = Number(window) * 60_000;
+    const away = faults.some((f) => redisAway(f) && f.startedAt < start + 60_000 && f.recoveredAt + SETTLE_MS > start);
+    const allowed = away ? limit * (1 + instances) : limit;
+    if (successes > allowed) {
+      violations.push({ check: 'no key gets more than its plan allows in a window', record: { key, window: new Date(start).toISOString(), successes, limit, redisAway: away } });
+    } else if (successes > limit) allowanceWindows += 1;
+  }
+  return { violations, allowanceWindows };
 }

@@ -8,6 +8,8 @@ export interface WriteRecord {
   readonly idempotencyKey: string;
   /** The last answer's status; 0 when the last try got no answer. */
   readonly status: number;
+  /** The last answer's error code, when it had one (IDEMPOTENCY_KEY_APPLIED: stored, its answer lost). */
+  readonly code?: string;
   /** The id a 2xx gave. */
   readonly id?: number;
   readonly tries: number;
@@ -27,18 +29,34 @@ export interface ClientLog {
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
+/** Codes a GraphQL answer may carry in a 200 that a client tries again, as it would their statuses. */
+const RETRIED_CODES = new Set(['RATE_LIMITED', 'UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS']);
+/** The code of an answer's error: a REST problem's, or a GraphQL answer's first error's. */
+const codeOf = (body: unknown): string | undefined => {
+  const answer = body as { code?: unknown; errors?: { extensions?: { code?: unknown } }[] } | undefined;
+  const code = answer?.code ?? answer?.errors?.[0]?.extensions?.code;
+  return typeof code === 'string' ? code : undefined;
+};
 /** A 409 is retried only when it says the first request with the key still runs (it comes with Retry-After). */
-const stillRunning = (status: number, body: unknown) => status === 409 && (body as { code?: string } | undefined)?.code === 'IDEMPOTENCY_IN_PROGRESS';
+const retried = (status: number, body: unknown) => RETRIED.has(status) || (status < 500 && RETRIED_CODES.has(codeOf(body) ?? ''));
+
+/**
+ * How long a client keeps trying one request: past a lapsed Idempotency-Key claim (10 s) and a primary's
+ * restart, as a patient client would; a request still failing after it is reported as it last failed.
+ */
+const PATIENCE_MS = 30_000;
 
 /**
  * Sends `request` as the spec tells a client to: the same Idempotency-Key on every try, and another try
- * after 429, 502-504, a 409 IDEMPOTENCY_IN_PROGRESS or a broken connection, waiting Retry-After when the answer gives one, or else an
- * exponential backoff with jitter (100 ms doubling, at most 5 s), for up to `attempts` tries.
+ * after 429, 502-504, a 409 IDEMPOTENCY_IN_PROGRESS or a broken connection, waiting Retry-After when the
+ * answer gives one, or else an exponential backoff with jitter (100 ms doubling, at most 5 s), for as long
+ * as its patience lasts.
  */
-async function withRetries(send: (tries: number) => Promise<Response>, samples: Sample[], kind: Sample['kind'], attempts = 8) {
+async function withRetries(send: (tries: number) => Promise<Response>, samples: Sample[], kind: Sample['kind']) {
   let last: { status: number; body?: unknown } = { status: 0 };
   let tries = 0;
-  for (let backoff = 100; tries < attempts; backoff = Math.min(backoff * 2, 5_000)) {
+  const giveUpAt = Date.now() + PATIENCE_MS;
+  for (let backoff = 100; tries === 0 || Date.now() < giveUpAt; backoff = Math.min(backoff * 2, 5_000)) {
     tries += 1;
     const started = performance.now();
     try {
@@ -46,7 +64,7 @@ async function withRetries(send: (tries: number) => Promise<Response>, samples: 
       const body = await response.json().catch(() => undefined);
       samples.push({ at: Date.now(), ms: performance.now() - started, status: response.status, kind });
       last = { status: response.status, body };
-      if (!RETRIED.has(response.status) && !stillRunning(response.status, body)) break;
+      if (!retried(response.status, body)) break;
       const after = Number(response.headers.get('retry-after'));
       await sleep(Number.isFinite(after) && after > 0 ? after * 1_000 : backoff * (0.5 + Math.random()));
     } catch {
@@ -77,7 +95,88 @@ export async function restWriter(url: string, key: string, label: string, until:
       body: JSON.stringify({ name, categoryId: 1 + (n % 5) }),
     }), log.samples, 'write');
     const id = answer.status >= 200 && answer.status < 300 ? (answer.body as { id?: number } | undefined)?.id : undefined;
-    log.writes.push({ name, idempotencyKey, status: answer.status, id, tries: answer.tries });
+    log.writes.push({ name, idempotencyKey, status: answer.status, code: codeOf(answer.body), id, tries: answer.tries });
+  }
+}
+
+const CREATE = 'mutation Create($input: NewPet!) { createPet(input: $input) { id name } }';
+
+/**
+ * A GraphQL writer: the same as the REST writer, through `createPet`, its Idempotency-Key an HTTP header.
+ * A write counts as acknowledged when the answer has the pet and no error.
+ */
+export async function graphqlWriter(url: string, key: string, label: string, until: number, log: ClientLog): Promise<void> {
+  for (let n = 0; Date.now() < until; n++) {
+    const name = `${label}-${n}`;
+    const idempotencyKey = randomUUID();
+    const answer = await withRetries((tries) => fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `${name}.${tries}`, 'idempotency-key': idempotencyKey,
+      },
+      body: JSON.stringify({ query: CREATE, variables: { input: { name, categoryId: 1 + (n % 5) } } }),
+    }), log.samples, 'write');
+    const made = (answer.body as { data?: { createPet?: { id: number } } | null; errors?: unknown[] } | undefined);
+    const id = answer.status === 200 && !made?.errors ? made?.data?.createPet?.id : undefined;
+    // A GraphQL failure may come in a 200: its record says 200 only when the pet came with it.
+    const status = answer.status === 200 && id === undefined ? 500 : answer.status;
+    log.writes.push({ name, idempotencyKey, status, code: codeOf(answer.body), id, tries: answer.tries });
+  }
+}
+
+/**
+ * An updater: every `everyMs`, another category for one of the pets the writers were given, a PATCH
+ * (safe to retry as it is). Each makes a `pet.updated` event, the low-volume stream the slow and the
+ * failing webhook receivers take.
+ */
+export async function updater(url: string, key: string, until: number, log: ClientLog, everyMs = 200): Promise<void> {
+  while (Date.now() < until) {
+    await sleep(everyMs);
+    const made = log.writes.filter((w) => w.id !== undefined);
+    if (made.length === 0) continue;
+    const { id } = made[Math.floor(Math.random() * made.length)]!;
+    await withRetries(() => fetch(`${url}/v1/pets/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ categoryId: 1 + Math.floor(Math.random() * 5) }),
+    }), log.samples, 'write');
+  }
+}
+
+/** One request of a key on a small plan, as the client saw it: sent and answered when, and how. */
+export interface LimitedCall {
+  readonly key: string;
+  readonly sentAt: number;
+  readonly at: number;
+  readonly status: number;
+}
+
+/**
+ * A client that asks more than its key's plan allows: a request every `everyMs`, through REST or GraphQL,
+ * waiting out a 429's `Retry-After` as a client should (so it is refused about once a window, never
+ * banned). Several at once on one key race for each new window through every instance. The auditor
+ * counts their successes in each of the plan's windows.
+ */
+export async function greedyClient(
+  url: string, key: { name: string; secret: string }, surface: 'rest' | 'graphql', until: number, calls: LimitedCall[], everyMs = 100,
+): Promise<void> {
+  const request = surface === 'rest'
+    ? () => fetch(`${url}/v1/pets?limit=5`, { headers: { authorization: `Bearer ${key.secret}` } })
+    : () => fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ pets(limit: 5) { id } }' }),
+    });
+  while (Date.now() < until) {
+    const sentAt = Date.now();
+    const { status, wait } = await request().then(async (response) => {
+      const body = await response.json().catch(() => undefined) as { errors?: unknown[] } | undefined;
+      const after = Number(response.headers.get('retry-after'));
+      // A GraphQL refusal in a 200 would be no success: only an answer with data and no error counts.
+      return { status: response.status === 200 && body?.errors ? 500 : response.status, wait: Number.isFinite(after) ? after * 1_000 : 0 };
+    }, () => ({ status: 0, wait: 0 }));
+    calls.push({ key: key.name, sentAt, at: Date.now(), status });
+    await sleep(Math.min(Math.max(wait, everyMs - (Date.now() - sentAt)), Math.max(0, until - Date.now())));
   }
 }
 
@@ -96,6 +195,7 @@ export async function graphqlReader(url: string, key: string, until: number, log
 export interface FeedEvent {
   readonly id: number;
   readonly type: string;
+  readonly occurredAt: string;
   readonly pet: { readonly id: number; readonly name: string } | null;
 }
 
@@ -112,7 +212,7 @@ export async function feedReader(url: string, key: string, done: Promise<unknown
   for (let caughtUp = false, last = false; !(caughtUp && last);) {
     // The writers were done before this page was asked for: once it is caught up, nothing more will come.
     last = finished;
-    const answer = await withRetries(() => fetch(`${url}/v1/events?type=pet.created&limit=100${after === undefined ? '' : `&after=${after}`}`, {
+    const answer = await withRetries(() => fetch(`${url}/v1/events?limit=100${after === undefined ? '' : `&after=${after}`}`, {
       headers: { authorization: `Bearer ${key}` },
     }), log.samples, 'read');
     if (answer.status !== 200) throw new Error(`the feed answered ${answer.status} after its retries: ${JSON.stringify(answer.body)}`);
@@ -130,17 +230,21 @@ const SUBSCRIPTION = 'subscription { petChanged { kind pet { id name } } }';
  * A subscriber as a browser's EventSource is one: it subscribes to every pet's changes over SSE and,
  * when its stream breaks or is refused, subscribes again after a backoff with `Last-Event-ID` set to
  * the last id it was given. Once the writers are done it reads on until its stream has been quiet for
- * 2 s. `seen` gets the id of every event, in the order given, across its reconnections.
+ * 2 s. `seen` gets the id of every event, in the order given, across its reconnections, and `times` when
+ * each came. `resume: false` breaks it on purpose (SYSTEM_BREAK=no-resume): it subscribes again without
+ * `Last-Event-ID`, so what came in between is missed, which the auditor must catch.
  */
-export async function subscriber(url: string, key: string, done: Promise<unknown>, seen: number[]): Promise<{ reconnections: number }> {
+export async function subscriber(
+  url: string, key: string, done: Promise<unknown>, seen: number[], times: number[], resume = true,
+): Promise<{ reconnections: number }> {
   let finished = false;
   let finishedAt = 0;
   void done.finally(() => { finished = true; finishedAt = Date.now(); });
   let last: number | undefined;
   let reconnections = -1;
   for (let backoff = 100; ; backoff = Math.min(backoff * 2, 5_000)) {
-    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(last === undefined ? {} : { 'last-event-id': String(last) }) };
-    const stream = await subscribe(url, SUBSCRIPTION, headers).catch(() => undefined);
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(last === undefined || !resume ? {} : { 'last-event-id': String(last) }) };
+    const stream = await subscribe(url, SUBSCRIPTION, headers, undefined, { keepPayloads: false }).catch(() => undefined);
     if (!stream?.opened) {
       // Refused or unreachable for 30 s after the load: what it missed, the audit says.
       if (finished && Date.now() - finishedAt > 30_000) return { reconnections };
@@ -156,6 +260,7 @@ export async function subscriber(url: string, key: string, done: Promise<unknown
       for (; taken < stream.ids.length; taken++) {
         last = Number(stream.ids[taken]);
         seen.push(last);
+        times.push(stream.times[taken]!);
       }
       if (outcome === 'ended') break;
       if (finished && taken === before) {

@@ -10,7 +10,8 @@ export interface FaultRecord {
   readonly recoveredAt: number;
 }
 
-export type FaultName = 'kill -9 an instance' | 'rolling restart' | 'Redis master killed' | 'replica stopped' | 'primary restarted';
+export type FaultName = 'kill -9 an instance' | 'rolling restart' | 'Redis master killed' | 'Redis blackhole (one instance)'
+  | 'replica stopped' | 'primary restarted';
 
 /** Each fault: what it does to the deployment, and what it names as its target. Resolves once it is over. */
 const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promise<string>> = {
@@ -37,6 +38,11 @@ const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promi
     await deployment.redis.restart(master);
     return `redis ${master}`;
   },
+  // A partition between one instance and Redis: no close, no error, just silence, then all of it at once.
+  async 'Redis blackhole (one instance)'(deployment) {
+    await deployment.redisPath.blackhole(8_000);
+    return deployment.redisPath.instance;
+  },
   async 'replica stopped'(deployment) {
     await deployment.database.killReplica();
     await sleep(5_000);
@@ -51,6 +57,12 @@ const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promi
 
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
+/** About how long one round of every fault takes here (the rolling restart most of it): for spacing them. */
+const ROUND_MS = 90_000;
+
+/** The quiet spell before each fault, so that `rounds` rounds of every fault fit in the run. */
+export const gapFor = (runMs: number, rounds: number) => Math.max(5_000, (runMs - rounds * ROUND_MS) / (rounds * FAULT_NAMES.length + 1));
+
 /**
  * Runs every fault in turn, spread over the run: after a quiet spell of `gapMs`, the next fault, until
  * `until`. Each is logged as it starts and ends, with its time.
@@ -59,7 +71,7 @@ export async function faultSchedule(deployment: Deployment, until: number, gapMs
   for (let round = 0; ; round++) {
     for (const name of FAULT_NAMES) {
       await sleep(gapMs);
-      if (Date.now() + 5_000 > until) return;
+      if (Date.now() + 15_000 > until) return;
       const startedAt = Date.now();
       console.log(`system: ${new Date(startedAt).toISOString()} fault: ${name}`);
       const target = await FAULTS[name](deployment, round);

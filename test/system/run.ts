@@ -1,93 +1,192 @@
 /**
  * The whole system as operators run it: `npm run system -- --minutes N [--instances 3] [--calm]`. Starts
  * the deployment (deployment.ts), runs clients through the load balancer for N minutes while faults
- * follow one another (faults.ts; none with --calm), checks the books, prints a summary and stops exactly
- * what it started. Exits 1 when a check finds a violation.
+ * follow one another (faults.ts; none with --calm), checks the books (audit.ts), writes a report
+ * (report.ts: the terminal, report.json, report.html) and stops exactly what it started. Exits 1 when a
+ * check finds a violation. SYSTEM_BREAK (breaks.ts) breaks a client or the run on purpose, to show the
+ * checks failing.
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { auditFeed, auditStreams, auditWrites, failuresOutside, SETTLE_MS, type StoredPet } from './audit.js';
-import { feedReader, graphqlReader, restWriter, subscriber, type ClientLog, type FeedEvent } from './clients.js';
+import { until as waitFor } from '../scale/lab/redis-cluster.js';
+import { sleep } from '../support/time.js';
+import { auditFeed, auditLimits, auditStreams, auditWebhooks, auditWrites, failuresOutside, type StoredPet } from './audit.js';
+import { breaks, unloggedFault } from './breaks.js';
+import {
+  feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, type ClientLog, type FeedEvent, type LimitedCall,
+} from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
-import { FAULT_NAMES, faultSchedule, type FaultRecord } from './faults.js';
+import { FAULT_NAMES, faultSchedule, gapFor, type FaultRecord } from './faults.js';
+import { receiver, register, type Receiver } from './receivers.js';
+import { buildReport } from './report.js';
+import { writeReport } from './report-page.js';
+import { terminalSummary } from './report-text.js';
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '1' }, instances: { type: 'string', default: '3' }, calm: { type: 'boolean', default: false } },
+  options: {
+    minutes: { type: 'string', default: '1' }, instances: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '1' }, calm: { type: 'boolean', default: false },
+  },
 });
 const minutes = Number(values.minutes);
 const count = Number(values.instances);
-if (!(minutes > 0) || !Number.isInteger(count) || count < 1) {
-  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--calm]');
+const rounds = Number(values.rounds);
+if (!(minutes > 0) || !Number.isInteger(count) || count < 1 || !Number.isInteger(rounds) || rounds < 1) {
+  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--rounds N (>= 1): each fault at least N times] [--calm]');
   process.exit(2);
 }
+const broken = breaks(process.env.SYSTEM_BREAK);
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+/** The greedy keys' limits per minute, as the auditor holds them to (the `limits` break makes one key with more). */
+const GREEDY = { rest: 120, graphql: 60 } as const;
+/** After the load, how long the webhooks' retries have to deliver what they still owe. */
+const DRAIN_MS = 180_000;
 
 let deployment: Deployment | undefined;
+let receivers: Receiver[] = [];
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  await Promise.all(receivers.map((r) => r.stop()));
   await deployment?.stop();
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void stop().then(() => process.exit(130)); });
 
+/** Each instance's resident memory, from /proc, about once a second until `until`. */
+async function sampleRss(d: Deployment, until: number, into: { at: number; instance: string; kb: number }[]) {
+  while (Date.now() < until) {
+    await Promise.all(d.instances.map(async (one) => {
+      const pid = one.process()?.pid;
+      const status = pid === undefined ? undefined : await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
+      const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status ?? '')?.[1]);
+      if (kb > 0) into.push({ at: Date.now(), instance: one.name, kb });
+    }));
+    await sleep(1_000);
+  }
+}
+
+/** Waits until every receiver holds every event of its types the feed holds, or `ms` passes. */
+async function drained(hooks: readonly Receiver[], feed: readonly FeedEvent[], ms: number) {
+  const owed = () => hooks.reduce((sum, r) => {
+    const got = new Set(r.receipts.map((x) => x.eventId));
+    return sum + feed.filter((e) => r.types.includes(e.type) && !got.has(e.id)).length;
+  }, 0);
+  const started = Date.now();
+  await waitFor('the webhooks\' deliveries', async () => owed() === 0, ms).catch(() => undefined);
+  return { owed: owed(), ms: Date.now() - started };
+}
+
 try {
   console.log(`system: starting ${count} instances, HAProxy, MariaDB primary + replica, Redis + Sentinels`);
-  deployment = await deploy({ count });
-  console.log(`system: up at ${deployment.url} (files in ${deployment.dir})`);
-  const writerKey = await deployment.key('enterprise', { perMinute: 1_000_000, perDay: 100_000_000 });
-  const readerKey = await deployment.key('enterprise', { perMinute: 1_000_000, perDay: 100_000_000 });
+  deployment = await deploy({ count, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const d = deployment;
+  console.log(`system: up at ${d.url} (files in ${d.dir})`);
+  if (broken.size > 0) console.log(`system: SYSTEM_BREAK=${[...broken].join(',')}: the audit must fail`);
+  const roomy = { perMinute: 1_000_000, perDay: 100_000_000 };
+  const [writerKey, readerKey, hookKey, restGreedy, graphqlGreedy] = await Promise.all([
+    d.key('enterprise', roomy), d.key('enterprise', roomy), d.key('enterprise', roomy),
+    d.key('enterprise', { perMinute: broken.has('limits') ? GREEDY.rest * 2 : GREEDY.rest, perDay: 100_000_000 }),
+    d.key('enterprise', { perMinute: GREEDY.graphql, perDay: 100_000_000 }),
+  ]);
   const prefix = `system-${Date.now().toString(36)}`;
+  const startedAt = Date.now();
+  const until = startedAt + minutes * 60_000;
+  // Some slow, one failing for 20 s a third of the way in: its deliveries wait for their retries.
+  const failFrom = startedAt + minutes * 20_000;
+  receivers = await Promise.all([
+    receiver('prompt', ['pet.created'], { kind: 'prompt' }, broken.has('webhook-ack') ? 50 : 0),
+    receiver('slow', ['pet.updated'], { kind: 'slow', ms: 300 }),
+    receiver('failing', ['pet.updated'], { kind: 'failing', from: failFrom, until: failFrom + 20_000 }),
+  ]);
+  for (const hook of receivers) await register(d.url, hookKey, hook);
+  // Another endpoint's secret: every signature the slow receiver checks then fails.
+  if (broken.has('webhook-secret')) receivers[1]!.secret = receivers[0]!.secret;
+
   const log: ClientLog = { writes: [], samples: [] };
-  const until = Date.now() + minutes * 60_000;
   const faults: FaultRecord[] = [];
   const feed: FeedEvent[] = [];
-  const streams: number[][] = [[], []];
+  const streams = [{ seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }];
   const reconnections: number[] = [];
-  // Every fault at least once in the run: spread evenly over it, a quiet spell before each.
-  const gapMs = (minutes * 60_000) / (FAULT_NAMES.length + 2);
-  const keyless = process.env.SYSTEM_BREAK === 'keyless';
-  if (keyless) console.log('system: SYSTEM_BREAK=keyless: the writers send no Idempotency-Key (the audit must fail)');
-  const writers = Promise.all([1, 2, 3, 4].map((i) => restWriter(deployment!.url, writerKey, `${prefix}-w${i}`, until, log, keyless)));
+  const calls: LimitedCall[] = [];
+  const rss: { at: number; instance: string; kb: number }[] = [];
+  // Every fault `rounds` times in the run: spread evenly over it, a quiet spell before each.
+  const gapMs = gapFor(minutes * 60_000, rounds);
+  // Everything that writes: once it is done, the readers read to the end of what is there.
+  const writers = Promise.all([
+    ...[1, 2, 3, 4].map((i) => restWriter(d.url, writerKey, `${prefix}-w${i}`, until, log, broken.has('keyless'))),
+    graphqlWriter(d.url, writerKey, `${prefix}-g1`, until, log),
+    updater(d.url, writerKey, until, log),
+  ]);
+  const greedy = (name: keyof typeof GREEDY, secret: string) =>
+    [1, 2, 3].map(() => greedyClient(d.url, { name, secret }, name, until, calls));
   await Promise.all([
     writers,
-    ...[1, 2].map(() => graphqlReader(deployment!.url, readerKey, until, log)),
-    feedReader(deployment.url, readerKey, writers, log, feed),
-    ...streams.map(async (seen) => { reconnections.push((await subscriber(deployment!.url, readerKey, writers, seen)).reconnections); }),
-    values.calm ? Promise.resolve() : faultSchedule(deployment, until, gapMs, faults),
+    ...[1, 2].map(() => graphqlReader(d.url, readerKey, until, log)),
+    feedReader(d.url, readerKey, writers, log, feed),
+    ...streams.map(async ({ seen, times }) => {
+      reconnections.push((await subscriber(d.url, readerKey, writers, seen, times, !broken.has('no-resume'))).reconnections);
+    }),
+    ...greedy('rest', restGreedy), ...greedy('graphql', graphqlGreedy),
+    sampleRss(d, until, rss),
+    values.calm ? Promise.resolve() : faultSchedule(d, until, gapMs, faults),
+    broken.has('unlogged-fault') ? unloggedFault(d, startedAt + (until - startedAt) / 2 + gapMs / 2) : Promise.resolve(),
   ]);
-  const stored = await deployment.database.query('primary', 'SELECT id, name FROM pets WHERE name LIKE ?', [`${prefix}%`]) as StoredPet[];
+  const endedAt = Date.now();
+  const drain = await drained(receivers, feed, DRAIN_MS);
+  console.log(`system: webhooks drained in ${drain.ms} ms${drain.owed > 0 ? `; ${drain.owed} deliveries still owed` : ''}`);
+
+  const stored = await d.database.query('primary', 'SELECT id, name FROM pets WHERE name LIKE ?', [`${prefix}%`]) as StoredPet[];
+  const limits = auditLimits(calls, new Map(Object.entries(GREEDY)), faults, count);
   const violations = [
     ...auditWrites(log.writes, stored),
     ...auditFeed(feed, stored, prefix),
-    ...auditStreams(streams, feed),
+    ...auditStreams(streams.map((s) => s.seen), feed),
+    ...auditWebhooks(receivers, feed),
+    ...limits.violations,
     ...failuresOutside(log.samples, faults),
+    // A run that did not do what it was asked proves nothing of what it skipped.
+    ...(values.calm ? [] : FAULT_NAMES.filter((name) => faults.filter((f) => f.name === name).length < rounds)
+      .map((name) => ({ check: 'every fault ran as often as asked', record: { fault: name, ran: faults.filter((f) => f.name === name).length, asked: rounds } }))),
   ];
 
-  const latencies = log.samples.map((s) => s.ms).sort((a, b) => a - b);
-  const statuses = new Map<number, number>();
-  for (const sample of log.samples) statuses.set(sample.status, (statuses.get(sample.status) ?? 0) + 1);
+  const committed = new Map(feed.map((e) => [e.id, Date.parse(e.occurredAt)]));
+  const eventDelays = streams.flatMap(({ seen, times }) => seen.flatMap((id, i) => {
+    const at = committed.get(id);
+    return at === undefined ? [] : [{ at: times[i]!, ms: times[i]! - at }];
+  }));
+  const webhookDelays = receivers.flatMap((r) => {
+    const first = new Map<number, number>();
+    for (const x of r.receipts) if (!first.has(x.eventId)) first.set(x.eventId, x.at - x.occurredAt);
+    return r.receipts.filter((x) => first.get(x.eventId) === x.at - x.occurredAt).map((x) => ({ at: x.at, ms: x.at - x.occurredAt, endpoint: r.name }));
+  });
   const acknowledged = log.writes.filter((w) => w.status >= 200 && w.status < 300).length;
-  console.log([
-    `system: ${log.samples.length} answers in ${minutes} min (${(log.samples.length / (minutes * 60)).toFixed(0)}/s),`
-    + ` p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
-    `system: statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status || 'no answer'}: ${n}`).join(', ')}`,
-    ...faults.map((f) => {
-      const inside = new Map<string, number>();
-      for (const s of log.samples) {
-        if (s.at < f.startedAt || s.at > f.recoveredAt + SETTLE_MS || (s.status !== 0 && s.status < 500)) continue;
-        const what = `${s.status || 'no answer'} to a ${s.kind}`;
-        inside.set(what, (inside.get(what) ?? 0) + 1);
-      }
-      const failed = [...inside].map(([what, n]) => `${n} × ${what}`).join(', ') || 'no 5xx, no lost answer';
-      return `system: fault ${f.name} (${f.target}) ${new Date(f.startedAt).toISOString()}, over in ${f.recoveredAt - f.startedAt} ms: ${failed}`;
-    }),
-    `system: ${log.writes.length} writes, ${acknowledged} acknowledged, ${log.writes.filter((w) => w.tries > 1).length} retried`
-    + `; not acknowledged: ${log.writes.filter((w) => w.status < 200 || w.status >= 300).map((w) => `${w.status || 'no answer'} after ${w.tries} tries`).join(', ') || 'none'}`,
-    `system: the feed reader read ${feed.length} pet.created events; the subscribers were given ${streams.map((seen) => seen.length).join(' and ')} events`
-    + ` (${reconnections.join(' and ')} reconnections)`,
-    violations.length === 0 ? 'system: the books balance: no violation'
-      : `system: ${violations.length} violations; the first:\n${violations.slice(0, 5).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`).join('\n')}`,
+  const report = buildReport({
+    startedAt, endedAt, instances: count, samples: log.samples, faults, eventDelays, webhookDelays, rss, violations,
+    summary: {
+      minutes, instances: count,
+      writes: log.writes.length, acknowledged, retried: log.writes.filter((w) => w.tries > 1).length,
+      'applied, answer lost (409 IDEMPOTENCY_KEY_APPLIED)': log.writes.filter((w) => w.code === 'IDEMPOTENCY_KEY_APPLIED').length,
+      'not acknowledged': log.writes.filter((w) => (w.status < 200 || w.status >= 300) && w.code !== 'IDEMPOTENCY_KEY_APPLIED').length,
+      'events read from the feed': feed.length,
+      'events given to the subscribers': streams.map((s) => s.seen.length).join(' and '),
+      'subscribers\' reconnections': reconnections.join(' and '),
+      ...Object.fromEntries(receivers.map((r) => [`webhooks to ${r.name} (${r.types.join(', ')})`,
+        `${new Set(r.receipts.map((x) => x.webhookId)).size} delivered, ${r.receipts.length} receipts, ${r.refused} refused on purpose`])),
+      'webhooks still owed after the drain': drain.owed,
+      'greedy calls (2xx / 429)': `${calls.filter((c) => c.status >= 200 && c.status < 300).length} / ${calls.filter((c) => c.status === 429).length}`,
+      'windows that used the in-process allowance': limits.allowanceWindows,
+    },
+  });
+  const files = await writeReport(d.dir, report);
+  console.log(terminalSummary(report));
+  console.log(`system: report: ${files.html} (and ${files.json})`);
+  const byCheck = new Map<string, number>();
+  for (const v of violations) byCheck.set(v.check, (byCheck.get(v.check) ?? 0) + 1);
+  console.log(violations.length === 0 ? 'system: the books balance: no violation' : [
+    `system: ${violations.length} violations: ${[...byCheck].map(([check, n]) => `${n} × ${check}`).join('; ')}`,
+    // The first few of each check: a run broken in several ways shows each.
+    ...[...byCheck.keys()].flatMap((check) => violations.filter((v) => v.check === check).slice(0, 3).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`)),
   ].join('\n'));
   process.exitCode = violations.length === 0 ? 0 : 1;
 } catch (error) {

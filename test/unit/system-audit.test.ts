@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { auditFeed, auditStreams, auditWrites, failuresOutside, SETTLE_MS } from '../system/audit.js';
-import type { FeedEvent, WriteRecord } from '../system/clients.js';
+import { auditFeed, auditLimits, auditStreams, auditWebhooks, auditWrites, failuresOutside, SETTLE_MS } from '../system/audit.js';
+import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
+import type { Receiver } from '../system/receivers.js';
 
 const write = (n: number, status: number, id?: number): WriteRecord => ({ name: `run-${n}`, idempotencyKey: `k${n}`, status, id, tries: 1 });
-const created = (id: number, petId: number, name = `run-${petId}`): FeedEvent => ({ id, type: 'pet.created', pet: { id: petId, name } });
+const created = (id: number, petId: number, name = `run-${petId}`): FeedEvent => ({ id, type: 'pet.created', occurredAt: '2026-11-27T00:00:00.000Z', pet: { id: petId, name } });
 const checks = (violations: { check: string }[]) => violations.map((v) => v.check);
 
 // The system run's auditor must be able to fail: each check, given the books of a broken run, says so.
@@ -24,6 +25,44 @@ describe('the system run\'s auditor', () => {
 
   it('finds a write that got no answer stored twice', () => {
     expect(checks(auditWrites([write(1, 0)], [{ id: 1, name: 'run-1' }, { id: 2, name: 'run-1' }]))).toEqual(['an unacknowledged write is stored at most once']);
+  });
+
+  it('finds a write said to be applied (409 IDEMPOTENCY_KEY_APPLIED) that is not stored', () => {
+    const applied: WriteRecord = { ...write(1, 409), code: 'IDEMPOTENCY_KEY_APPLIED' };
+    expect(auditWrites([applied], [{ id: 1, name: 'run-1' }])).toEqual([]);
+    expect(checks(auditWrites([applied], []))).toEqual(['a write said to be applied is stored exactly once']);
+  });
+
+  it('finds a webhook endpoint that missed an event of its types, a forged signature, or a webhook-id reused', () => {
+    const feed = [created(10, 1), created(11, 2), { ...created(12, 1), type: 'pet.updated' }];
+    const hook = (receipts: [string, number][], forged: Receiver['forged'] = []): Receiver => ({
+      name: 'hook', url: '', types: ['pet.created'], forged, refused: 0, stop: async () => {},
+      receipts: receipts.map(([webhookId, eventId]) => ({ webhookId, eventId, type: 'pet.created', occurredAt: 0, at: 0 })),
+    });
+    // Twice is at least once; the update is not of its types.
+    expect(auditWebhooks([hook([['msg_1', 10], ['msg_1', 10], ['msg_2', 11]])], feed)).toEqual([]);
+    expect(checks(auditWebhooks([hook([['msg_1', 10]])], feed))).toEqual(['a webhook endpoint gets every event it subscribed to']);
+    expect(checks(auditWebhooks([hook([['msg_1', 10], ['msg_2', 11]], [{ webhookId: 'msg_3', reason: 'No matching signature found' }])], feed)))
+      .toEqual(['every webhook\'s signature verifies']);
+    // The second event under the first's id: the first then counts as never delivered.
+    expect(checks(auditWebhooks([hook([['msg_1', 10], ['msg_1', 11]])], feed)))
+      .toEqual(['a webhook-id carries one event', 'a webhook endpoint gets every event it subscribed to']);
+  });
+
+  it('finds a key given more than its plan in a window, allowing each instance its own count while Redis was away', () => {
+    const minute = 60_000 * 29_000_000;
+    const calls = (n: number, status = 200): LimitedCall[] => Array.from({ length: n }, (_, i) => ({ key: 'free', sentAt: minute + i * 10, at: minute + i * 10 + 5, status }));
+    const limits = new Map([['free', 10]]);
+    expect(auditLimits([...calls(10), ...calls(50, 429)], limits, [], 3)).toEqual({ violations: [], allowanceWindows: 0 });
+    expect(checks(auditLimits(calls(11), limits, [], 3).violations)).toEqual(['no key gets more than its plan allows in a window']);
+    // A call sent in one window and answered in the next may have been counted in either: not counted.
+    const spanning = { key: 'free', sentAt: minute - 1, at: minute + 1, status: 200 };
+    expect(auditLimits([...calls(10), spanning], limits, [], 3).violations).toEqual([]);
+    const away = { name: 'Redis master killed', target: 'redis', startedAt: minute + 1_000, recoveredAt: minute + 2_000 };
+    expect(auditLimits(calls(40), limits, [away], 3)).toEqual({ violations: [], allowanceWindows: 1 });
+    expect(checks(auditLimits(calls(41), limits, [away], 3).violations)).toEqual(['no key gets more than its plan allows in a window']);
+    // Any other fault leaves Redis counting.
+    expect(auditLimits(calls(11), limits, [{ ...away, name: 'rolling restart' }], 3).violations).toHaveLength(1);
   });
 
   it('finds a feed that goes back, repeats, misses a stored pet, doubles one, or invents one', () => {
