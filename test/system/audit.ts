@@ -60,6 +60,45 @@ export function auditFeed(events: readonly FeedEvent[], rows: readonly StoredPet
 }
 
 /**
+ * The feed against the outbox itself (the primary's events table, every committed change's event): up to
+ * the last id the reader was given, it holds every committed event and none other. An id in neither was
+ * given out to a transaction that rolled back: counted, not a violation.
+ */
+export function auditFeedAgainstOutbox(events: readonly FeedEvent[], committed: readonly number[]): { violations: Violation[]; rolledBack: number } {
+  const read = new Set(events.map((e) => e.id));
+  const last = events.at(-1)?.id ?? 0;
+  const stored = new Set(committed.filter((id) => id <= last));
+  const violations: Violation[] = [];
+  for (const id of stored) if (!read.has(id)) violations.push({ check: 'the feed holds every committed event', record: { missing: id } });
+  for (const id of read) if (!stored.has(id)) violations.push({ check: 'the feed holds only committed events', record: { extra: id } });
+  const first = events[0]?.id ?? 1;
+  return { violations, rolledBack: Math.max(0, last - first + 1 - new Set([...read, ...stored]).size) };
+}
+
+/** One change the updater was told was made (a 2xx), and how many tries it sent. */
+export interface UpdateRecord { readonly petId: number; readonly status: number; readonly tries: number }
+
+/**
+ * Each pet's `pet.updated` events: at least one per acknowledged update, and at most one per try sent (a
+ * PATCH has no Idempotency-Key: a retry after a lost answer may apply it again, a change of its own).
+ */
+export function auditUpdates(updates: readonly UpdateRecord[], events: readonly FeedEvent[]): Violation[] {
+  const heard = new Map<number, number>();
+  for (const e of events) if (e.type === 'pet.updated' && e.pet) heard.set(e.pet.id, (heard.get(e.pet.id) ?? 0) + 1);
+  const asked = new Map<number, { acknowledged: number; tries: number }>();
+  for (const u of updates) {
+    const counts = asked.get(u.petId) ?? { acknowledged: 0, tries: 0 };
+    asked.set(u.petId, { acknowledged: counts.acknowledged + (u.status >= 200 && u.status < 300 ? 1 : 0), tries: counts.tries + u.tries });
+  }
+  const violations: Violation[] = [];
+  for (const [petId, { acknowledged, tries }] of asked) {
+    const events = heard.get(petId) ?? 0;
+    if (events < acknowledged || events > tries) violations.push({ check: 'each acknowledged update has its pet.updated, and no try two', record: { petId, acknowledged, tries, events } });
+  }
+  return violations;
+}
+
+/**
  * Each subscriber, across its reconnections: ids never going back, and every event of the feed after the
  * first it was given, at least once.
  */
@@ -84,6 +123,12 @@ export function auditStreams(subscribers: readonly (readonly number[])[], feed: 
 
 /** After a fault is over, the load balancer's checks and the clients' pools take this long to settle. */
 export const SETTLE_MS = 5_000;
+
+/** No fault excuses a 500: it means something unexpected, never an outage (those are 502-504). */
+export function internalErrors(samples: readonly Sample[]): Violation[] {
+  return samples.filter((s) => s.status === 500)
+    .map((record) => ({ check: 'no 500 INTERNAL, in a fault or out of one', record: { ...record, at: new Date(record.at).toISOString() } }));
+}
 
 /** A 5xx, or no answer, outside every fault's window (its start to its end and the settling after). */
 export function failuresOutside(samples: readonly Sample[], faults: readonly FaultRecord[]): Violation[] {

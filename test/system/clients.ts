@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { subscribe } from '../support/sse.js';
+import type { UpdateRecord } from './audit.js';
 import { sleep } from '../support/time.js';
 
 /** What became of one write, as its client saw it. */
@@ -129,17 +130,18 @@ export async function graphqlWriter(url: string, key: string, label: string, unt
  * (safe to retry as it is). Each makes a `pet.updated` event, the low-volume stream the slow and the
  * failing webhook receivers take.
  */
-export async function updater(url: string, key: string, until: number, log: ClientLog, everyMs = 200): Promise<void> {
+export async function updater(url: string, key: string, until: number, log: ClientLog, updates: UpdateRecord[], everyMs = 200): Promise<void> {
   while (Date.now() < until) {
     await sleep(everyMs);
     const made = log.writes.filter((w) => w.id !== undefined);
     if (made.length === 0) continue;
     const { id } = made[Math.floor(Math.random() * made.length)]!;
-    await withRetries(() => fetch(`${url}/v1/pets/${id}`, {
+    const answer = await withRetries(() => fetch(`${url}/v1/pets/${id}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ categoryId: 1 + Math.floor(Math.random() * 5) }),
     }), log.samples, 'write');
+    updates.push({ petId: id!, status: answer.status, tries: answer.tries });
   }
 }
 

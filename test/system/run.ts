@@ -10,7 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { until as waitFor } from '../scale/lab/redis-cluster.js';
 import { sleep } from '../support/time.js';
-import { auditFeed, auditLimits, auditStreams, auditWebhooks, auditWrites, failuresOutside, type StoredPet } from './audit.js';
+import {
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, failuresOutside, internalErrors,
+  type StoredPet, type UpdateRecord,
+} from './audit.js';
 import { breaks, unloggedFault } from './breaks.js';
 import {
   feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, type ClientLog, type FeedEvent, type LimitedCall,
@@ -37,8 +40,11 @@ if (!(minutes > 0) || !Number.isInteger(count) || count < 1 || !Number.isInteger
 }
 const broken = breaks(process.env.SYSTEM_BREAK);
 
-/** The greedy keys' limits per minute, as the auditor holds them to (the `limits` break makes one key with more). */
-const GREEDY = { rest: 120, graphql: 60 } as const;
+/**
+ * The greedy keys' plans and their limits per minute, as the auditor holds them to (the `limits` break
+ * makes the REST one an enterprise key with twice as many).
+ */
+const GREEDY = { rest: { plan: 'pro', perMinute: 300 }, graphql: { plan: 'free', perMinute: 60 } } as const;
 /** After the load, how long the webhooks' retries have to deliver what they still owe. */
 const DRAIN_MS = 180_000;
 
@@ -86,8 +92,8 @@ try {
   const roomy = { perMinute: 1_000_000, perDay: 100_000_000 };
   const [writerKey, readerKey, hookKey, restGreedy, graphqlGreedy] = await Promise.all([
     d.key('enterprise', roomy), d.key('enterprise', roomy), d.key('enterprise', roomy),
-    d.key('enterprise', { perMinute: broken.has('limits') ? GREEDY.rest * 2 : GREEDY.rest, perDay: 100_000_000 }),
-    d.key('enterprise', { perMinute: GREEDY.graphql, perDay: 100_000_000 }),
+    broken.has('limits') ? d.key('enterprise', { perMinute: GREEDY.rest.perMinute * 2, perDay: 100_000_000 }) : d.key(GREEDY.rest.plan),
+    d.key(GREEDY.graphql.plan),
   ]);
   const prefix = `system-${Date.now().toString(36)}`;
   const startedAt = Date.now();
@@ -109,6 +115,7 @@ try {
   const streams = [{ seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }];
   const reconnections: number[] = [];
   const calls: LimitedCall[] = [];
+  const updates: UpdateRecord[] = [];
   const rss: { at: number; instance: string; kb: number }[] = [];
   // Every fault `rounds` times in the run: spread evenly over it, a quiet spell before each.
   const gapMs = gapFor(minutes * 60_000, rounds);
@@ -116,7 +123,7 @@ try {
   const writers = Promise.all([
     ...[1, 2, 3, 4].map((i) => restWriter(d.url, writerKey, `${prefix}-w${i}`, until, log, broken.has('keyless'))),
     graphqlWriter(d.url, writerKey, `${prefix}-g1`, until, log),
-    updater(d.url, writerKey, until, log),
+    updater(d.url, writerKey, until, log, updates),
   ]);
   const greedy = (name: keyof typeof GREEDY, secret: string) =>
     [1, 2, 3].map(() => greedyClient(d.url, { name, secret }, name, until, calls));
@@ -137,14 +144,18 @@ try {
   console.log(`system: webhooks drained in ${drain.ms} ms${drain.owed > 0 ? `; ${drain.owed} deliveries still owed` : ''}`);
 
   const stored = await d.database.query('primary', 'SELECT id, name FROM pets WHERE name LIKE ?', [`${prefix}%`]) as StoredPet[];
-  const limits = auditLimits(calls, new Map(Object.entries(GREEDY)), faults, count);
+  const limits = auditLimits(calls, new Map(Object.entries(GREEDY).map(([name, { perMinute }]) => [name, perMinute])), faults, count);
+  const outbox = auditFeedAgainstOutbox(feed, (await d.database.query('primary', 'SELECT id FROM events ORDER BY id')).map((row: { id: number }) => Number(row.id)));
   const violations = [
     ...auditWrites(log.writes, stored),
     ...auditFeed(feed, stored, prefix),
+    ...outbox.violations,
+    ...auditUpdates(updates, feed),
     ...auditStreams(streams.map((s) => s.seen), feed),
     ...auditWebhooks(receivers, feed),
     ...limits.violations,
     ...failuresOutside(log.samples, faults),
+    ...internalErrors(log.samples),
     // A run that did not do what it was asked proves nothing of what it skipped.
     ...(values.calm ? [] : FAULT_NAMES.filter((name) => faults.filter((f) => f.name === name).length < rounds)
       .map((name) => ({ check: 'every fault ran as often as asked', record: { fault: name, ran: faults.filter((f) => f.name === name).length, asked: rounds } }))),
@@ -169,6 +180,8 @@ try {
       'applied, answer lost (409 IDEMPOTENCY_KEY_APPLIED)': log.writes.filter((w) => w.code === 'IDEMPOTENCY_KEY_APPLIED').length,
       'not acknowledged': log.writes.filter((w) => (w.status < 200 || w.status >= 300) && w.code !== 'IDEMPOTENCY_KEY_APPLIED').length,
       'events read from the feed': feed.length,
+      'event ids given out to transactions that rolled back': outbox.rolledBack,
+      'updates (acknowledged / sent)': `${updates.filter((u) => u.status >= 200 && u.status < 300).length} / ${updates.length}`,
       'events given to the subscribers': streams.map((s) => s.seen.length).join(' and '),
       'subscribers\' reconnections': reconnections.join(' and '),
       ...Object.fromEntries(receivers.map((r) => [`webhooks to ${r.name} (${r.types.join(', ')})`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { auditFeed, auditLimits, auditStreams, auditWebhooks, auditWrites, failuresOutside, SETTLE_MS } from '../system/audit.js';
+import {
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, failuresOutside, internalErrors, SETTLE_MS,
+} from '../system/audit.js';
 import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
 import type { Receiver } from '../system/receivers.js';
 
@@ -73,6 +75,26 @@ describe('the system run\'s auditor', () => {
     expect(checks(auditFeed([created(10, 1), created(11, 1), created(12, 2)], pets, 'run-'))).toEqual(['each stored pet has exactly one pet.created in the feed']);
     expect(checks(auditFeed([created(10, 1), created(11, 2), created(12, 3)], pets, 'run-')))
       .toEqual(['the feed holds no pet.created for a pet that is not stored']);
+  });
+
+  it('finds a feed that skipped a committed event or gave one never committed; an id in neither rolled back', () => {
+    const feed = [created(10, 1), created(12, 2), created(13, 3)];
+    expect(auditFeedAgainstOutbox(feed, [10, 12, 13, 14])).toEqual({ violations: [], rolledBack: 1 });
+    expect(checks(auditFeedAgainstOutbox(feed, [10, 11, 12, 13]).violations)).toEqual(['the feed holds every committed event']);
+    expect(checks(auditFeedAgainstOutbox(feed, [10, 13]).violations)).toEqual(['the feed holds only committed events']);
+  });
+
+  it('finds an acknowledged update without its pet.updated, or more events than tries', () => {
+    const updated = (id: number, petId: number): FeedEvent => ({ ...created(id, petId), type: 'pet.updated' });
+    const feed = [created(10, 1), updated(11, 1), updated(12, 1)];
+    // Two tries, each applied (the first's answer lost): two events for one acknowledged update.
+    expect(auditUpdates([{ petId: 1, status: 200, tries: 2 }], feed)).toEqual([]);
+    expect(checks(auditUpdates([{ petId: 1, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
+    expect(checks(auditUpdates([{ petId: 2, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
+  });
+
+  it('finds a 500 even inside a fault', () => {
+    expect(checks(internalErrors([{ at: 1, ms: 1, status: 500, kind: 'read' }, { at: 2, ms: 1, status: 503, kind: 'read' }]))).toEqual(['no 500 INTERNAL, in a fault or out of one']);
   });
 
   it('finds a subscriber that missed an event after it subscribed (one that skips Last-Event-ID), went back, or got nothing', () => {
