@@ -17,7 +17,7 @@ import { webhookStore } from './db/webhooks.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
-import type { OrderEvent, PetEvent } from './domain/events.js';
+import { byRecord } from './domain/events.js';
 import { createChangeEvents } from './events/change-events.js';
 import { createEventHistory, eventFeed } from './events/event-history.js';
 import { createOutboxReader } from './events/outbox-reader.js';
@@ -130,7 +130,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const outboxQueries = outboxReads(dataSource);
   const outbox = createOutboxReader({
     source: outboxQueries,
-    deliver: (event) => (event.pet ? events.pet(event as PetEvent) : events.order(event as OrderEvent)),
+    deliver: (event) => byRecord(event, { pet: events.pet, order: events.order }),
     // A missing id is given up on once its transaction must have ended: every change records its event
     // last, so the gap between an event's insert and its commit is the commit, bounded by the statement timeout.
     horizonMs: (config.database.statementTimeoutSeconds + 1) * 2_000,

@@ -1,4 +1,4 @@
-import type { ChangeEvent, EventType } from '../domain/events.js';
+import type { ChangeEvent, EventType, NewEvent } from '../domain/events.js';
 import type { DataSource } from 'typeorm';
 import { bounded } from './deadline.js';
 import { prepared, type Prepared, type Statement, type Statements } from './prepared.js';
@@ -9,7 +9,7 @@ const INSERT = 'INSERT INTO events (type, occurred_at, payload) VALUES ';
  * The statement that records events whose payloads are known here (the records a transaction already
  * read or made): one statement for all of them, inside the change's transaction.
  */
-export function recordEvents(at: number, events: readonly { type: EventType; payload: object }[]): Statement {
+export function recordEvents(at: number, events: readonly NewEvent[]): Statement {
   return [
     INSERT + events.map(() => '(?, ?, ?)').join(', '),
     events.flatMap(({ type, payload }) => [type, at, JSON.stringify(payload)]),
@@ -48,11 +48,14 @@ export async function pruneEvents(sql: Statements, before: number, batch = PRUNE
 const COLUMNS = 'id, type, occurred_at AS occurredAt, payload';
 const READ = `SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`;
 
-/** A row of the outbox as the event it records: its payload (`kind` and the record) beside its id, type and time. */
+/**
+ * A row of the outbox as the event it records: its payload (`kind` and the record its type names, as the
+ * statement that recorded it wrote them) beside its id, type and time.
+ */
 const toEvent = (row: Record<string, unknown>): ChangeEvent => ({
-  ...(JSON.parse(String(row.payload)) as Pick<ChangeEvent, 'kind' | 'pet' | 'order'>),
+  ...(JSON.parse(String(row.payload)) as Omit<ChangeEvent, 'id' | 'type' | 'occurredAt'>),
   id: Number(row.id), type: row.type as EventType, occurredAt: Number(row.occurredAt),
-});
+}) as ChangeEvent;
 
 /** The outbox's events after the id `after`, oldest first, at most `limit`. */
 export async function readEvents(sql: Statements, after: number, limit: number): Promise<ChangeEvent[]> {

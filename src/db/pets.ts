@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../clock.js';
 import { appError } from '../errors.js';
+import type { EventPayload } from '../domain/events.js';
 import type { PetRecord, PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
@@ -60,7 +61,7 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
     async create({ name, categoryId, status }) {
       const [inserted] = await bounded(dataSource, () => sql.batch([
         [INSERT, [name, categoryId, status]],
-        [createdEvent, ['pet.created', clock.now(), JSON.stringify({ kind: 'CREATED', pet: { id: 0, name, categoryId, status } })]],
+        [createdEvent, ['pet.created', clock.now(), JSON.stringify({ kind: 'CREATED', pet: { id: 0, name, categoryId, status } } satisfies EventPayload<'pet.created'>)]],
       ]));
       return { id: (inserted as Written).insertId, name, categoryId, status };
     },

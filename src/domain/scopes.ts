@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from './events.js';
+import { EVENT_RECORDS, EVENT_TYPES, recordOf, type EventType } from './events.js';
 
 /**
  * What a restricted key may do. A key made without scopes may do everything (keys from before scopes
@@ -23,7 +23,7 @@ export function storedScopes(text: string | null): ReadonlySet<Scope> | null {
 }
 
 /** Who may hear an event: a key that may read the record it carries (a webhook sends the record). */
-export const scopeToHear = (type: EventType): Scope => (type.startsWith('order.') ? 'orders:read' : 'pets:read');
+export const scopeToHear = (type: EventType): Scope => EVENT_RECORDS[recordOf(type)].scope;
 
 /**
  * The read scopes a restricted key lacks to hear these event types (none given: every type): a webhook

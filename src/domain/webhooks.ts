@@ -1,5 +1,5 @@
 import { appError } from '../errors.js';
-import { EVENT_TYPES, type EventType } from './events.js';
+import { EVENT_TYPES, isEventType, type EventType } from './events.js';
 
 /** Where a key's events are sent, as its owner sees it (the signing secret is shown once, at creation). */
 export interface WebhookEndpoint {
@@ -64,7 +64,7 @@ export const WEBHOOK_TYPES_RULES = { uniqueItems: true, maxItems: EVENT_TYPES.le
 export function checkTypes(types: readonly string[] | null | undefined): EventType[] {
   const given = types ?? [];
   for (const type of given) {
-    if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+    if (!isEventType(type)) {
       throw appError('BAD_REQUEST', `"types" holds ${JSON.stringify(type)}, which is no event type: use ${EVENT_TYPES.join(', ')}`);
     }
   }

@@ -1,5 +1,5 @@
 import { filter } from 'graphql-yoga';
-import { CHANGE_KINDS, type ChangeEvent, type OrderEvent, type PetEvent } from '../domain/events.js';
+import { byRecord, CHANGE_KINDS, type ChangeEvent, type OrderEvent, type PetEvent } from '../domain/events.js';
 import { pageSize } from '../domain/ids.js';
 import { isAppError, type AppError } from '../errors.js';
 import { builder, type Context } from './builder.js';
@@ -44,8 +44,8 @@ const EventRef = builder.objectRef<ChangeEvent>('Event').implement({
     id: t.expose('id', { type: 'SafeInt', description: 'Ids grow in the order every reader sees events: the feed\'s `after`, a subscription\'s `after`.' }),
     type: t.expose('type', { type: 'EventType', description: 'What happened, to which kind of record: `pet.created`, `order.updated`, ...' }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
-    pet: t.field({ type: Pet, nullable: true, description: 'The animal after the change (as it was, when deleted); null for an order\'s event.', resolve: (e) => e.pet ?? null }),
-    order: t.field({ type: Order, nullable: true, description: 'The order after the change; null for an animal\'s event.', resolve: (e) => e.order ?? null }),
+    pet: t.field({ type: Pet, nullable: true, description: 'The animal after the change (as it was, when deleted); null for an order\'s event.', resolve: (e) => byRecord(e, { pet: ({ pet }) => pet, order: () => null }) }),
+    order: t.field({ type: Order, nullable: true, description: 'The order after the change; null for an animal\'s event.', resolve: (e) => byRecord(e, { pet: () => null, order: ({ order }) => order }) }),
   }),
 });
 

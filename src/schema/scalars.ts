@@ -1,6 +1,6 @@
 import { Kind } from 'graphql';
 import { CURSOR_MAX_LENGTH } from '../domain/cursor.js';
-import { EVENT_TYPES, type EventType } from '../domain/events.js';
+import { EVENT_TYPES, isEventType, type EventType } from '../domain/events.js';
 import { MAX_SAFE_ID, isSafeId } from '../domain/ids.js';
 import { appError } from '../errors.js';
 import { builder } from './builder.js';
@@ -55,7 +55,7 @@ builder.scalarType('Cursor', {
 });
 
 function parseEventType(value: unknown): EventType {
-  if (typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value)) return value as EventType;
+  if (isEventType(value)) return value;
   throw appError('BAD_REQUEST', `Expected an event type, one of ${EVENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`);
 }
 
@@ -64,7 +64,7 @@ function parseEventType(value: unknown): EventType {
 builder.scalarType('EventType', {
   description: `What happened: one of ${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}.`,
   serialize: (value) => {
-    if (typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value)) return value;
+    if (isEventType(value)) return value;
     throw new TypeError(`EventType cannot represent ${JSON.stringify(value)}`);
   },
   parseValue: parseEventType,

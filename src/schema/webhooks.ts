@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../domain/events.js';
+import { EVENT_TYPES, isEventType, type EventType } from '../domain/events.js';
 import { missingToHear } from '../domain/scopes.js';
 import { pageSize } from '../domain/ids.js';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
@@ -25,7 +25,7 @@ const ownerOf = ({ keyId }: Context): number => {
  * it may read (403 FORBIDDEN naming the scope otherwise). Unknown types are the domain's to refuse.
  */
 const hearable = ({ scopes }: Context, types: readonly string[] | null | undefined) => {
-  const known = (types ?? []).filter((type): type is EventType => (EVENT_TYPES as readonly string[]).includes(type));
+  const known = (types ?? []).filter(isEventType);
   if (!scopes || known.length !== (types ?? []).length) return types as EventType[] | null | undefined;
   const [missing] = missingToHear(known, scopes);
   if (missing) {
