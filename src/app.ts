@@ -71,6 +71,12 @@ export interface App {
   readonly routes: Router['paths'];
   /** From now on, refuse new requests (503, Retry-After) while those in flight finish. */
   drain(): void;
+  /**
+   * Does now, once, what the timers do: reads the outbox, fans its events out to webhook endpoints and
+   * sends every delivery due, then resolves when those sends have ended. A test awaits it, then asserts
+   * what arrived (and what did not), instead of waiting a guessed while.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -260,6 +266,10 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       database: describeDatabase(config.database),
       rateLimits: redis ? `${redis.describe()} (shared by every instance)` : 'in process (set REDIS_URL to share limits between instances)',
       events: events.describe,
+    },
+    async settle() {
+      await outbox.poll();
+      await dispatcher.settle();
     },
     drain() {
       draining = true;

@@ -124,6 +124,12 @@ export function createDispatcher(options: DispatcherOptions) {
   return {
     /** Fans out and sends now (a change was committed here, a delivery made due). */
     run,
+    /** Fans out and sends now, then resolves when the sends it started (and any under way) have ended. */
+    async settle() {
+      checkedAt = -Infinity;
+      await run();
+      await Promise.all(sending);
+    },
     /** Whether a change should wake it: some endpoint is enabled (as last asked). */
     wanted: () => endpointsExist,
     /** An endpoint was made or changed here (or a delivery made due): the next run asks whether any is enabled. */

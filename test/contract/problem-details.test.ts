@@ -9,13 +9,19 @@ import { startServer, type TestServer } from '../support/server.js';
 const PROBLEM = 'application/problem+json';
 const QUOTA_EXCEEDED = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
 
+/** Hears a request being held: by then it has passed every step before the test's (its claim made). */
+let holding = () => {};
+
 /** Fails a request that asks it to (500), or holds it a while (a first request still running). */
 function useTestHooks(): Step {
   return {
     async onRequest({ request }) {
       if (request.headers.get('x-fail')) throw new TypeError('kaboom');
       const hold = Number(request.headers.get('x-hold') ?? 0);
-      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+      if (hold > 0) {
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, hold));
+      }
     },
   };
 }
@@ -84,8 +90,9 @@ describe('Accept: application/problem+json on REST', () => {
 
   it('idempotency refusals (409 in progress, 422 reused), an event id never given out (400) and one whose successors expired (410)', async () => {
     const key = `problem-${Date.now()}`;
+    const held = new Promise<void>((resolve) => { holding = resolve; });
     const first = send({ method: 'POST', path: '/v1/pets', headers: { ...api.headers, 'idempotency-key': key, 'x-hold': '400' }, body: '{"name":"Once","categoryId":1}' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await held;
     const busy = await send({ method: 'POST', path: '/v1/pets', headers: { ...api.headers, 'idempotency-key': key }, body: '{"name":"Once","categoryId":1}' }, PROBLEM);
     expectProblem(busy, await busy.json(), 409, 'IDEMPOTENCY_IN_PROGRESS', 'Conflict');
     expect(busy.headers.get('retry-after')).toBe('1');

@@ -182,7 +182,7 @@ describe('webhook delivery', () => {
     expect(created!.headers['content-type']).toBe('application/json');
     expect(created!.headers['webhook-id']).toMatch(/^msg_\d+$/);
     // Nothing else: the update is not of its types.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await api.settle();
     expect(hooks.received).toHaveLength(2);
     // A signature made with another secret does not verify.
     expect(() => verified(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, created!)).toThrow();
@@ -206,7 +206,7 @@ describe('webhook delivery', () => {
     const due = Date.parse(delivery.nextAttemptAt) - api.clock.now();
     expect(due).toBeGreaterThanOrEqual(4_000);
     expect(due).toBeLessThanOrEqual(6_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await api.settle();
     expect(hooks.received).toHaveLength(1);
 
     // A redirect is not followed: a failure like any other.
@@ -291,7 +291,7 @@ describe('webhook delivery', () => {
 
     await revokeKey(keys, String(rolled!.record.id));
     await api.post('/v1/pets', { name: 'After the revocation', categoryId: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await api.settle();
     expect(hooks.received).toHaveLength(1);
   });
 });
@@ -329,7 +329,7 @@ describe('webhook delivery across instances', () => {
     for (let i = 0; i < 10; i++) await (i % 2 ? a : b).post('/v1/pets', { name: `Both ${i}`, categoryId: 1 });
     await hooks.waitFor(10);
     await other.waitFor(10);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await Promise.all([a.settle(), b.settle()]);
     expect(hooks.received).toHaveLength(10);
     expect(other.received).toHaveLength(10);
     expect(new Set(hooks.received.map((r) => JSON.parse(r.body).data.pet.name)).size).toBe(10);
@@ -355,7 +355,7 @@ describe('webhook delivery across instances', () => {
     const clock = testClock();
     const b = await startServer({ store, clock, env: LOOPBACK });
     cleanups.push(() => b.stop());
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await b.settle();
     expect(hooks.received).toHaveLength(1);
     // The claim lasts the timeout and 20 s.
     clock.advance(31_000);
@@ -370,7 +370,7 @@ describe('webhook delivery across instances', () => {
     // A delivery claimed by an instance that died before sending it: due only when its claim lapses.
     await db.query('INSERT INTO webhook_deliveries (endpoint_id, event_id, type, payload, status, attempts, next_attempt_at, created_at) VALUES (?, NULL, ?, ?, ?, 0, ?, ?)',
       [id, 'webhook.test', '{"type":"webhook.test"}', 'pending', api.clock.now() + 30_000, api.clock.now()]);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await api.settle();
     expect(hooks.received).toHaveLength(0);
     api.clock.advance(30_000);
     expect(JSON.parse((await hooks.waitFor(1))[0]!.body).type).toBe('webhook.test');

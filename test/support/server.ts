@@ -30,6 +30,8 @@ export interface TestServer {
   gql<T = any>(query: string, variables?: object, headers?: Record<string, string>): Promise<Reply<T>>;
   /** A new key on this server's store (restricted to `scopes`, when given); `auth` is its Authorization header. */
   newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }, scopes?: string): Promise<{ key: string; id: number; auth: Record<string, string> }>;
+  /** Reads the outbox and sends the webhooks due, once, now; resolves when those sends have ended (App.settle). */
+  settle(): Promise<void>;
   /** Stops the server; the store stays (a restart test reuses it). */
   stop(): Promise<void>;
   /** Stops the server and deletes its store. */
@@ -93,6 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     gql: (query, variables, extra = {}) =>
       call(`${running.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { ...headers, ...extra } }),
     newKey,
+    settle: () => running.app.settle(),
     stop,
     async close() {
       await stop();
