@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   ['errors', 'config', 'log', 'clock', 'production', 'migrations', 'one-at-a-time'],
-  ['domain', 'redis', 'pipeline'],
+  ['domain', 'redis', 'pipeline', 'closers'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
   ['rest', 'auth'],
   // tracing wraps the steps and surfaces below it at assembly (app) and is started by main: beside ops,

@@ -13,10 +13,12 @@ import { fenced, pruneFences } from './db/fence.js';
 import { outboxReads, pruneEvents } from './db/outbox.js';
 import { prepared } from './db/prepared.js';
 import { createReplicas } from './db/replicas.js';
-import { webhookStore } from './db/webhooks.js';
+import { webhookDeliveries } from './db/webhook-deliveries.js';
+import { webhookEndpoints } from './db/webhook-endpoints.js';
 import { loadSecret } from './db/secrets.js';
 import { openApiJson } from './documents.js';
 import { createCursors } from './domain/cursor.js';
+import { closerStack, type Closers } from './closers.js';
 import { byRecord } from './domain/events.js';
 import { createChangeEvents } from './events/change-events.js';
 import { createEventHistory, eventFeed } from './events/event-history.js';
@@ -99,6 +101,21 @@ const OUTBOX_POLL_MS = 1_000;
 /** Opens the stores, migrates, and builds everything a request needs, once. Listening is the caller's. */
 export async function createApp(config: Config, { clock = systemClock, steps = [], tracing }: AppOptions = {}): Promise<App> {
   log.level = config.logLevel;
+  const closers = closerStack();
+  // The traces started before the app (main.ts) end after everything else: the last requests' spans go out.
+  if (tracing) closers.push('traces', () => tracing.shutdown());
+  try {
+    return await assemble(config, { clock, steps, tracing }, closers);
+  } catch (error) {
+    await closers.closeAll();
+    throw error;
+  }
+}
+
+/** createApp's work, each thing it opens pushed onto `closers` as it opens it. */
+async function assemble(
+  config: Config, { clock, steps, tracing }: { clock: Clock; steps: Step[]; tracing?: Tracing }, closers: Closers,
+): Promise<App> {
   const migrator = await createDataSource(config.database, { forMigrations: true }).initialize();
   try {
     const ran = await migrate(migrator);
@@ -107,12 +124,15 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     await migrator.destroy();
   }
   const dataSource = await createDataSource(config.database).initialize();
+  closers.push('the database', () => dataSource.destroy());
   const redis = config.redis ? connectRedis(config.redis) : undefined;
+  if (redis) closers.push('Redis', () => redis.close());
   // Requests before the connection is up would be counted in memory only: give Redis a moment.
   await redis?.ready(2_000);
 
   const replicaConfig = config.database.kind === 'mysql' ? config.database.replicas : undefined;
   const replicas = replicaConfig && createReplicas(replicaConfig, config.database.statementTimeoutSeconds);
+  if (replicas) closers.push('the read replicas', () => replicas.close());
   // Reads go to a replica only once its state is known: the first check is waited for.
   await replicas?.refresh();
 
@@ -122,7 +142,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
   // Every Redis call on a request's path waits at most this long (a Cluster in failover holds them longer).
   const bound = config.redis && deadline(config.redis.callDeadlineMs);
-  const limits = createLimits(config.limits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report });
+  const limits = createLimits(config.rateLimits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report });
   const writes = replicaConfig && lastWrites({
     redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
   });
@@ -131,6 +151,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const pets = petsOn();
   const orders = ordersOn();
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
+  closers.push('the event streams', () => events.close());
   // Live events come from the outbox (on the primary): read when woken (a change here, or a wake-up from
   // another instance through Redis), and every second whatever happens.
   const outboxQueries = outboxReads(dataSource);
@@ -147,12 +168,14 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   await outbox.poll();
   const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
   polling.unref();
+  closers.push('the outbox poll', () => clearInterval(polling));
   const history = createEventHistory({ pages: outboxQueries.page, reader: outbox, retentionHours: config.eventRetentionHours });
   const feed = eventFeed(history);
   const streams = resumableEvents(events, history);
   // Webhooks: every instance fans new events out to endpoints and sends due deliveries, on a change here
   // (when any endpoint is enabled) and every second.
-  const webhookRecords = webhookStore(dataSource, clock);
+  const webhookQueue = webhookDeliveries(dataSource, clock);
+  const webhookRecords = webhookEndpoints(dataSource, clock);
   const keyOpen = async (keyId: number) => {
     const key = await keys.findById(keyId);
     return key !== null && key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > clock.now());
@@ -160,13 +183,14 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   const delivered = eventMetrics(metrics, {
     lag: async () => (await outboxQueries.last()) - (outbox.position ?? 0),
     unsettled: () => outbox.missing,
-    retryQueue: () => webhookRecords.pending(),
+    retryQueue: () => webhookQueue.pending(),
   });
   const dispatcher = createDispatcher({
-    store: webhookRecords, settled: () => history.settled(), keyOpen, clock,
+    store: webhookQueue, settled: () => history.settled(), keyOpen, clock,
     timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate,
     concurrency: config.webhooks.concurrency, perEndpoint: config.webhooks.perEndpoint, counted: (outcome) => delivered.inc({ outcome }),
   });
+  closers.push('the webhook dispatcher', () => dispatcher.close());
   events.onWake(() => { if (dispatcher.wanted()) void dispatcher.run(); });
   const webhooks = webhookAdmin(webhookRecords, config.webhooks, clock, () => dispatcher.endpointsChanged());
   const cursors = createCursors(await loadSecret(dataSource, 'cursor'));
@@ -188,9 +212,10 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   };
   // What each call selects (its scopes, its deprecated fields): read from the schema once per route and document.
   const uses = fieldUses(schema);
-  const rest = await createRest(schema, context, config.graphql, uses, tracing?.execute);
+  const rest = await createRest(schema, context, config.operationLimits, uses, tracing?.execute);
   const deprecatedCalls = deprecatedCallLog(keys, clock);
-  const graphql = createGraphQL(schema, context, config.graphql, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
+  closers.push('the deprecated-call log', () => deprecatedCalls.close());
+  const graphql = createGraphQL(schema, context, config.operationLimits, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
   const health = createHealth(dataSource, redis, replicas);
   const openApi = staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8');
   const graphiql = await graphiqlPage(GRAPHQL_PATH);
@@ -227,7 +252,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
     graphql.operationStep,
-    traced(useRateLimit(limits, config.limits, writes?.key), 'limits'),
+    traced(useRateLimit(limits, config.rateLimits, writes?.key), 'limits'),
     usePublicEndpoints('page'),
     useRequireKey(),
     ...(replicas && writes ? [useReadYourWrites(prepared(dataSource), replicas, writes)] : []),
@@ -257,6 +282,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
   ]).catch((error: unknown) => log.warn({ err: error }, 'old events or idempotency fences could not be pruned; trying again in a minute'));
   const pruning = setInterval(() => { void prune(); }, 60_000);
   pruning.unref();
+  closers.push('the pruning', () => clearInterval(pruning));
   void prune();
 
   return {
@@ -276,17 +302,7 @@ export async function createApp(config: Config, { clock = systemClock, steps = [
       // Open subscriptions end cleanly (a `complete` event), so their connections can close.
       void events.close();
     },
-    async close() {
-      clearInterval(pruning);
-      clearInterval(polling);
-      await dispatcher.close();
-      await deprecatedCalls.close();
-      await events.close();
-      await redis?.close();
-      await replicas?.close();
-      await dataSource.destroy();
-      // Last: the spans of the final requests go out before the process ends.
-      await tracing?.shutdown();
-    },
+    // Everything startup opened, in the reverse order: the traces last, so the final requests' spans go out.
+    close: () => closers.closeAll(),
   };
 }

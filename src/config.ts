@@ -32,7 +32,7 @@ export interface Config {
   readonly keyCacheTtlSeconds: number;
   /** How many proxies in front append to X-Forwarded-For; 0: the socket's address is the client's. */
   readonly trustProxyHops: number;
-  readonly limits: LimitsConfig;
+  readonly rateLimits: RateLimitsConfig;
   /** Origins browsers may call from; '*' for any. */
   readonly corsOrigins: readonly string[];
   /** `json` (one line per entry), `pretty` (for people), or `auto`: pretty in a terminal. */
@@ -51,7 +51,7 @@ export interface Config {
   /** How long the outbox keeps each event (for resuming streams, the feed and webhooks). */
   readonly eventRetentionHours: number;
   readonly webhooks: WebhookConfig;
-  readonly graphql: OperationLimits;
+  readonly operationLimits: OperationLimits;
   readonly http: HttpLimits;
   /** OpenTelemetry traces, when the standard OTEL_* variables ask for them; undefined: off, and nothing of it loaded. */
   readonly tracing: TracingConfig | undefined;
@@ -134,7 +134,7 @@ export interface HttpLimits {
 const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export interface LimitsConfig {
+export interface RateLimitsConfig {
   /** Requests a minute per client address without a valid key. */
   readonly anonymousPerMinute: number;
   /** Refusals within `banWindowSeconds` that ban a key for `banSeconds`. */
@@ -182,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     concurrency: intInRange(env.WEBHOOK_CONCURRENCY, 'WEBHOOK_CONCURRENCY', 256, 1, 1_000, problems),
     perEndpoint: intInRange(env.WEBHOOK_ENDPOINT_CONCURRENCY, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 16, problems),
   };
-  const limits: LimitsConfig = {
+  const rateLimits: RateLimitsConfig = {
     anonymousPerMinute: intInRange(env.ANONYMOUS_PER_MINUTE, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000, problems),
     banThreshold: intInRange(env.BAN_THRESHOLD, 'BAN_THRESHOLD', 20, 1, 1_000_000, problems),
     banWindowSeconds: intInRange(env.BAN_WINDOW_SECONDS, 'BAN_WINDOW_SECONDS', 60, 1, 86_400, problems),
@@ -194,7 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = origins(env.CORS_ORIGINS ?? (database.kind === 'sqlite' ? '*' : ''), problems);
   const logFormat = oneOf(env.LOG_FORMAT, 'LOG_FORMAT', LOG_FORMATS, 'auto', problems);
   const accessLogSample = fraction(env.ACCESS_LOG_SAMPLE, 'ACCESS_LOG_SAMPLE', 1, problems);
-  const graphql: OperationLimits = {
+  const operationLimits: OperationLimits = {
     maxRootFields: intInRange(env.GRAPHQL_MAX_ROOT_FIELDS, 'GRAPHQL_MAX_ROOT_FIELDS', 20, 1, 1_000, problems),
     maxDepth: intInRange(env.GRAPHQL_MAX_DEPTH, 'GRAPHQL_MAX_DEPTH', 8, 2, 100, problems),
     maxTokens: intInRange(env.GRAPHQL_MAX_TOKENS, 'GRAPHQL_MAX_TOKENS', 2_000, 100, 100_000, problems),
@@ -216,8 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host: env.HOST || undefined, database, redis, redisPrefix,
-    logLevel, keyCacheTtlSeconds, trustProxyHops, limits, corsOrigins, logFormat, accessLogSample, metricsToken: env.METRICS_TOKEN || undefined,
-    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, graphql, http, tracing,
+    logLevel, keyCacheTtlSeconds, trustProxyHops, rateLimits, corsOrigins, logFormat, accessLogSample, metricsToken: env.METRICS_TOKEN || undefined,
+    subscriptionsPerKey, streamQueueEvents, eventRetentionHours, webhooks, operationLimits, http, tracing,
   });
 }
 

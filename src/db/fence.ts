@@ -1,4 +1,5 @@
 import { appError } from '../errors.js';
+import { placeholders } from './dialect.js';
 import type { Prepared, Statement, Statements } from './prepared.js';
 
 /** How long a fence stands: as long as the response it stands for is kept for retries (records.ts). */
@@ -71,7 +72,7 @@ export async function pruneFences(sql: Statements, before: number, batch = 500):
   for (;;) {
     const ids = (await sql.all('SELECT id FROM idempotency_fences WHERE expires_at < ? LIMIT ?', [before, String(batch)])).map((row) => String(row.id));
     if (ids.length === 0) return removed;
-    removed += (await sql.run(`DELETE FROM idempotency_fences WHERE id IN (${ids.map(() => '?').join(', ')}) AND expires_at < ?`, [...ids, before])).affectedRows;
+    removed += (await sql.run(`DELETE FROM idempotency_fences WHERE id IN ${placeholders(ids.length)} AND expires_at < ?`, [...ids, before])).affectedRows;
     if (ids.length < batch) return removed;
   }
 }

@@ -7,10 +7,11 @@ import {
 import { petNotFound, type PetRecord } from '../domain/pet.js';
 import type { OrderStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
-import { GET_PET, placeholders, toPet } from './pets.js';
+import { FOR_UPDATE, placeholders } from './dialect.js';
+import { GET_PET, toPet } from './pets.js';
 import { keysetPages } from './keyset.js';
 import { recordEvents } from './outbox.js';
-import { FOR_UPDATE, prepared, type Prepared, type Row, type Statements } from './prepared.js';
+import { prepared, type Prepared, type Row, type Statements } from './prepared.js';
 
 const COLUMNS = 'id, pet_id AS petId, status, placed_at AS placedAt';
 const GET = `SELECT ${COLUMNS} FROM orders WHERE id = ?`;

@@ -1,9 +1,11 @@
 import type { ChangeEvent, EventType, NewEvent } from '../domain/events.js';
 import type { DataSource } from 'typeorm';
 import { bounded } from './deadline.js';
+import { placeholders } from './dialect.js';
 import { prepared, type Prepared, type Statement, type Statements } from './prepared.js';
 
-const INSERT = 'INSERT INTO events (type, occurred_at, payload) VALUES ';
+/** The one INSERT of events: the statements below, and a new pet's (pets.ts), begin with it. */
+export const INSERT_EVENT = 'INSERT INTO events (type, occurred_at, payload)';
 
 /**
  * The statement that records events whose payloads are known here (the records a transaction already
@@ -11,7 +13,7 @@ const INSERT = 'INSERT INTO events (type, occurred_at, payload) VALUES ';
  */
 export function recordEvents(at: number, events: readonly NewEvent[]): Statement {
   return [
-    INSERT + events.map(() => '(?, ?, ?)').join(', '),
+    `${INSERT_EVENT} VALUES ${events.map(() => placeholders(3)).join(', ')}`,
     events.flatMap(({ type, payload }) => [type, at, JSON.stringify(payload)]),
   ];
 }
@@ -22,7 +24,7 @@ export function recordEvents(at: number, events: readonly NewEvent[]): Statement
  * `payload` is the row as a JSON object expression; `where` picks the row.
  */
 export const recordEventOfRow = (table: string, payload: string, where: string) =>
-  `INSERT INTO events (type, occurred_at, payload) SELECT ?, ?, json_object('kind', ?, ${payload}) FROM ${table} WHERE ${where}`;
+  `${INSERT_EVENT} SELECT ?, ?, json_object('kind', ?, ${payload}) FROM ${table} WHERE ${where}`;
 
 /** Events deleted per statement: each delete is short, whatever the backlog. */
 const PRUNE_BATCH = 500;
@@ -40,7 +42,7 @@ export async function pruneEvents(sql: Statements, before: number, batch = PRUNE
     const rows = await sql.all('SELECT id, occurred_at AS occurredAt FROM events WHERE id < (SELECT MAX(id) FROM events) ORDER BY id LIMIT ?', [String(batch)]);
     const young = rows.findIndex((row) => Number(row.occurredAt) >= before);
     const ids = (young < 0 ? rows : rows.slice(0, young)).map((row) => Number(row.id));
-    if (ids.length > 0) removed += (await sql.run(`DELETE FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).affectedRows;
+    if (ids.length > 0) removed += (await sql.run(`DELETE FROM events WHERE id IN ${placeholders(ids.length)}`, ids)).affectedRows;
     if (young >= 0 || rows.length < batch) return removed;
   }
 }

@@ -2,29 +2,31 @@ import type { DataSource } from 'typeorm';
 import type { Clock } from '../clock.js';
 import { appError } from '../errors.js';
 import type { EventPayload } from '../domain/events.js';
-import type { PetRecord, PetStatus } from '../domain/pet.js';
+import { CHANGEABLE_PET_FIELDS, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import type { PetStore } from '../domain/stores.js';
 import { bounded } from './deadline.js';
 import { keysetPages } from './keyset.js';
-import { recordEventOfRow, recordEvents } from './outbox.js';
-import { FOR_UPDATE, prepared, type Prepared, type Row, type Written } from './prepared.js';
+import { INSERT_EVENT, recordEventOfRow, recordEvents } from './outbox.js';
+import { FOR_UPDATE, LAST_ID, placeholders } from './dialect.js';
+import { prepared, type Prepared, type Row, type Written } from './prepared.js';
 
-/** A pet's fields and their columns: the rows the API reads, and the payload of its events. */
-const PET_FIELDS = [['id', 'id'], ['name', 'name'], ['categoryId', 'category_id'], ['status', 'status']] as const;
+/**
+ * A pet's fields and their columns, every one of PetRecord's (the compiler holds them to it): the rows the
+ * API reads, the INSERT, the UPDATE of what a client may change, and the payload of its events.
+ */
+const COLUMN_OF = { id: 'id', name: 'name', categoryId: 'category_id', status: 'status' } as const satisfies Record<keyof PetRecord, string>;
+const PET_FIELDS = Object.entries(COLUMN_OF) as [keyof PetRecord, string][];
+const NEW_FIELDS = PET_FIELDS.filter(([field]) => field !== 'id');
 export const PET_COLUMNS = PET_FIELDS.map(([field, column]) => (field === column ? column : `${column} AS ${field}`)).join(', ');
 /** The event of a pet, its record read from its row by the event's own statement (both dialects have json_object). */
 const PET_EVENT = recordEventOfRow('pets', `'pet', json_object(${PET_FIELDS.map(([field, column]) => `'${field}', ${column}`).join(', ')})`, 'id = ');
-/** The id the batch's INSERT just made, by dialect. */
-const LAST_ID = { mysql: 'LAST_INSERT_ID()', sqlite: 'last_insert_rowid()' } as const;
 export const GET_PET = `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`;
-const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
+const INSERT = `INSERT INTO pets (${NEW_FIELDS.map(([, column]) => column).join(', ')}) VALUES ${placeholders(NEW_FIELDS.length)}`;
 // One statement for any change: a field left out (null) keeps its value.
-const UPDATE = 'UPDATE pets SET name = COALESCE(?, name), category_id = COALESCE(?, category_id) WHERE id = ?';
+const UPDATE = `UPDATE pets SET ${CHANGEABLE_PET_FIELDS.map((field) => `${COLUMN_OF[field]} = COALESCE(?, ${COLUMN_OF[field]})`).join(', ')} WHERE id = ?`;
 const HAS_ORDERS = 'SELECT 1 AS found FROM orders WHERE pet_id = ? LIMIT 1';
 const DELETE = 'DELETE FROM pets WHERE id = ?';
 
-/** `(?, ?, ?)` for n values: one statement per batch size, which the drivers keep prepared. */
-export const placeholders = (n: number) => `(${Array.from({ length: n }, () => '?').join(', ')})`;
 
 /** MySQL hands BIGINT back as a number, or as a string past 2^53 (never for our ids); SQLite as a number. */
 export const toPet = (row: Row): PetRecord => ({
@@ -45,7 +47,7 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
   const shared = prepared(dataSource);
   const page = keysetPages(shared.dialect, 'pets', PET_COLUMNS, 'IDX_pets_status_id');
   // A new pet's record is known here but for its id: the statement sets the id the INSERT before it made.
-  const createdEvent = `INSERT INTO events (type, occurred_at, payload) VALUES (?, ?, json_set(?, '$.pet.id', ${LAST_ID[shared.dialect]}))`;
+  const createdEvent = `${INSERT_EVENT} VALUES (?, ?, json_set(?, '$.pet.id', ${LAST_ID[shared.dialect]}))`;
   const changedEvent = `${PET_EVENT}?`;
   return (sql = shared) => ({
     list: (query) => bounded(dataSource, async () => (await page(sql, query)).map(toPet)),
@@ -58,16 +60,16 @@ export function petStore(dataSource: DataSource, clock: Clock): (sql?: Prepared)
       return (await sql.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id IN ${placeholders(ids.length)}`, ids)).map(toPet);
     }),
     // The change and its event in one transaction: one round trip on MariaDB (prepared.ts's batch).
-    async create({ name, categoryId, status }) {
+    async create(pet) {
       const [inserted] = await bounded(dataSource, () => sql.batch([
-        [INSERT, [name, categoryId, status]],
-        [createdEvent, ['pet.created', clock.now(), JSON.stringify({ kind: 'CREATED', pet: { id: 0, name, categoryId, status } } satisfies EventPayload<'pet.created'>)]],
+        [INSERT, NEW_FIELDS.map(([field]) => pet[field as keyof NewPetInput])],
+        [createdEvent, ['pet.created', clock.now(), JSON.stringify({ kind: 'CREATED', pet: { id: 0, ...pet } } satisfies EventPayload<'pet.created'>)]],
       ]));
-      return { id: (inserted as Written).insertId, name, categoryId, status };
+      return { ...pet, id: (inserted as Written).insertId };
     },
-    update: (id, { name, categoryId }) => bounded(dataSource, async () => {
+    update: (id, change) => bounded(dataSource, async () => {
       const [, , rows] = await sql.batch([
-        [UPDATE, [name ?? null, categoryId ?? null, id]],
+        [UPDATE, [...CHANGEABLE_PET_FIELDS.map((field) => change[field] ?? null), id]],
         [changedEvent, ['pet.updated', clock.now(), 'UPDATED', id]],
         [GET_PET, [id]],
       ]);

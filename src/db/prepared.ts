@@ -1,6 +1,7 @@
 import type { Database, Statement as SqliteStatement } from 'better-sqlite3';
 import type { Pool, PoolConnection } from 'mysql2';
 import type { DataSource } from 'typeorm';
+import type { Dialect } from './dialect.js';
 import { positionOf } from './positions.js';
 
 export type Row = Record<string, unknown>;
@@ -21,7 +22,7 @@ export interface Statements {
 }
 
 export interface Prepared extends Statements {
-  readonly dialect: 'mysql' | 'sqlite';
+  readonly dialect: Dialect;
   /**
    * Runs `work` in one transaction, on one connection, holding the write locks it takes until the end:
    * committed when it resolves, rolled back when it throws. Rows read with `FOR_UPDATE[dialect]` stay
@@ -43,8 +44,6 @@ export type Statement = readonly [sql: string, params: readonly unknown[]];
 
 const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
 
-/** A locking read, by dialect: SQLite has none, and needs none (a writing transaction excludes others). */
-export const FOR_UPDATE = { mysql: ' FOR UPDATE', sqlite: '' } as const;
 
 /**
  * The API's queries skip TypeORM's query building and entity hydration: the SQL is fixed, so it is a

@@ -3,6 +3,7 @@ import { appError } from '../errors.js';
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
 
+/** A pet: the one statement of its fields, from which the others below are made. */
 export interface PetRecord {
   id: number;
   name: string;
@@ -10,17 +11,14 @@ export interface PetRecord {
   status: PetStatus;
 }
 
-export interface NewPetInput {
-  name: string;
-  categoryId: number;
-  status: PetStatus;
-}
+/** A new pet: every field but the id the store gives it. */
+export type NewPetInput = Omit<PetRecord, 'id'>;
 
-/** What a client may change of a pet: its status follows its orders, its id never changes. */
-export interface PetChange {
-  name?: string | null;
-  categoryId?: number | null;
-}
+/** The fields a client may change: its status follows its orders, its id never changes. */
+export const CHANGEABLE_PET_FIELDS = ['name', 'categoryId'] as const satisfies readonly (keyof PetRecord)[];
+
+/** What a client may change of a pet, each field optional (null: left out, as a merge patch may send it). */
+export type PetChange = { [F in (typeof CHANGEABLE_PET_FIELDS)[number]]?: PetRecord[F] | null };
 
 export const NAME_MAX_CHARACTERS = 255;
 

@@ -113,3 +113,10 @@ export const DISABLE_AFTER_MS = 3 * 86_400_000;
  * endpoint's own pace, so more would only queue (and a silent endpoint's would wait a timeout each).
  */
 export const ON_REQUEST_PER_ENDPOINT = 5;
+
+export const endpointNotFound = (id: number) => appError('NOT_FOUND', `Webhook endpoint ${id} not found`);
+
+/** The body of a webhook, as Standard Webhooks has it: the type, the time, and the event. */
+export function webhookBody(type: string, occurredAt: number, data: object): string {
+  return JSON.stringify({ type, timestamp: new Date(occurredAt).toISOString(), data });
+}

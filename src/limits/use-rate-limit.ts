@@ -1,4 +1,4 @@
-import type { LimitsConfig } from '../config.js';
+import type { RateLimitsConfig } from '../config.js';
 import type { Quota } from '../domain/quota.js';
 import { appError } from '../errors.js';
 import type { ServerContext } from '../pipeline/context.js';
@@ -24,7 +24,7 @@ declare module '../pipeline/context.js' {
  * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
  * points than remain is refused whole. Every response carries the headers.
  */
-export function useRateLimit(limits: Limits, config: LimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
+export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
   // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
   // the one script call that takes them is allowed there (Redis refuses a script across slots).
   const subjectOf = ({ caller, address }: ServerContext): Subject => {

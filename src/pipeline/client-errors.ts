@@ -7,7 +7,7 @@ import { log } from '../log.js';
 import { errorBody } from './error-response.js';
 
 /** What Node's HTTP parser reports, as the codes of our error table. */
-function classify(code: string | undefined): { code: ErrorCode; message: string } {
+function refusalFor(code: string | undefined): { code: ErrorCode; message: string } {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time; send it whole, without pauses' };
@@ -28,7 +28,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     socket.destroy();
     return;
   }
-  const { code, message } = classify(error.code);
+  const { code, message } = refusalFor(error.code);
   refuse(socket, code, message, { parserError: error.code });
 }
 

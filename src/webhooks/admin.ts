@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { webhookBody, type WebhookStore } from '../db/webhooks.js';
-import { checkTypes, checkUrl, ON_REQUEST_PER_ENDPOINT, type WebhookAdmin } from '../domain/webhooks.js';
+import type { WebhookEndpoints } from '../db/webhook-endpoints.js';
+import { checkTypes, checkUrl, ON_REQUEST_PER_ENDPOINT, type WebhookAdmin, webhookBody } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { checkTarget } from './targets.js';
 
@@ -22,7 +22,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * endpoint made or changed, and of a delivery made due now (a test event, a redelivery), so that the
  * dispatcher knows at once.
  */
-export function webhookAdmin(store: WebhookStore, policy: WebhookPolicy, clock: Clock, woken: () => void): WebhookAdmin {
+export function webhookAdmin(store: WebhookEndpoints, policy: WebhookPolicy, clock: Clock, woken: () => void): WebhookAdmin {
   const target = async (text: string) => {
     const url = checkUrl(text, policy.allowHttp);
     if (!policy.allowPrivate) await checkTarget(url);

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { ClaimedDelivery, EndpointTarget, WebhookStore } from '../db/webhooks.js';
+import type { WebhookDeliveries } from '../db/webhook-deliveries.js';
+import type { ClaimedDelivery, EndpointTarget } from '../db/webhook-rows.js';
 import { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS } from '../domain/webhooks.js';
 import { log } from '../log.js';
 import { oneAtATime } from '../one-at-a-time.js';
@@ -12,7 +13,7 @@ const POLL_MS = 1_000;
 export type Outcome = 'delivered' | 'retry' | 'failed' | 'dropped';
 
 export interface DispatcherOptions extends SendOptions {
-  readonly store: WebhookStore;
+  readonly store: WebhookDeliveries;
   /** The outbox's settled position, read now: the fan-out goes up to it. */
   readonly settled: () => Promise<number>;
   /** Whether a key may still receive: not revoked, not expired. */

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import type { Attempt } from '../db/webhooks.js';
+import type { Attempt } from '../db/webhook-rows.js';
 import { addressOf, refusedAddress, safeLookup } from './targets.js';
 
 /** Of a receiver's answer, only this much is read: enough for a status page's message, never a flood. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 
 let api: TestServer;
-beforeAll(async () => { api = await startServer({ limits: { banThreshold: 1_000 } }); });
+beforeAll(async () => { api = await startServer({ rateLimits: { banThreshold: 1_000 } }); });
 afterAll(async () => { await api?.close(); });
 
 /** A Structured Fields list of named policies, as a map from name to parameters. */

@@ -27,7 +27,7 @@ function useTestHooks(): Step {
 }
 
 let api: TestServer;
-beforeAll(async () => { api = await startServer({ steps: [useTestHooks()], limits: { banThreshold: 2 } }); });
+beforeAll(async () => { api = await startServer({ steps: [useTestHooks()], rateLimits: { banThreshold: 2 } }); });
 afterAll(async () => { await api?.close(); });
 
 interface Sent { method?: string; path: string; headers?: Record<string, string>; body?: string }

@@ -16,7 +16,7 @@ export function fuzzTarget(): FuzzTarget {
   const target = {} as { -readonly [K in keyof FuzzTarget]: FuzzTarget[K] };
   beforeAll(async () => {
     // Windows wide enough that the fuzz never meets a 429 it did not ask for; limits have tests of their own.
-    target.api = await startServer({ limits: { anonymousPerMinute: 1_000_000 } });
+    target.api = await startServer({ rateLimits: { anonymousPerMinute: 1_000_000 } });
     target.pets = await petCounter(target.api.store);
     target.key = target.api.headers.authorization!.slice('Bearer '.length);
     target.restrictedKey = (await target.api.newKey('enterprise', { perMinute: 1_000_000, perDay: 1_000_000 }, 'pets:read')).key;

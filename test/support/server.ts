@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createKey } from '../../src/auth/key-admin.js';
-import { loadConfig, type Config, type LimitsConfig } from '../../src/config.js';
+import { loadConfig, type Config, type RateLimitsConfig } from '../../src/config.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
 import type { AppOptions } from '../../src/app.js';
@@ -42,7 +42,7 @@ export interface ServerOptions {
   env?: Record<string, string>;
   store?: Store;
   /** Shorter windows and other limits than the environment can set. */
-  limits?: Partial<LimitsConfig>;
+  rateLimits?: Partial<RateLimitsConfig>;
   /** The server's time; a clock of its own, standing still, by default. */
   clock?: TestClock;
   /** Steps added to the pipeline, just before the surfaces. */
@@ -62,7 +62,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     ...store.env, ...options.env,
   };
   const loaded = loadConfig(env);
-  const config: Config = { ...loaded, limits: { ...loaded.limits, ...options.limits } };
+  const config: Config = { ...loaded, rateLimits: { ...loaded.rateLimits, ...options.rateLimits } };
   const clock = options.clock ?? testClock();
   const running: RunningServer = await serve(config, { clock, steps: options.steps, tracing: options.tracing });
 

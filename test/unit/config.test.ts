@@ -6,10 +6,10 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redis: undefined,
       redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0,
-      limits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
+      rateLimits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', accessLogSample: 1, metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
       webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
-      graphql: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 },
+      operationLimits: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
   });
@@ -28,10 +28,10 @@ describe('loadConfig', () => {
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
       redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2,
-      limits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
+      rateLimits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', accessLogSample: 0.25, metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
       webhooks: { allowHttp: true, allowPrivate: true, perKey: 3, timeoutMs: 4_000, concurrency: 200, perEndpoint: 1 },
-      graphql: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0, maxNodes: 80_000 },
+      operationLimits: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0, maxNodes: 80_000 },
       http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1);

@@ -14,7 +14,7 @@ import { restOperations } from '../support/rest-operations.js';
 const estimator = nodeEstimator(schema);
 const estimateOf = (document: DocumentNode, variables?: Record<string, unknown>) => estimator.operation(document, getOperationAST(document)!, variables);
 const estimate = (query: string, variables: Record<string, unknown> = {}) => estimateOf(parse(query), variables);
-const { graphql: limits } = loadConfig({});
+const { operationLimits: limits } = loadConfig({});
 const GRAPHIQL = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
 
 /** Nodes of an answer as the estimate counts them: every field, and every item of a list. */
