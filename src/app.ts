@@ -146,6 +146,7 @@ async function assemble(
   const writes = replicaConfig && lastWrites({
     redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
   });
+  const statements = prepared(dataSource);
   const petsOn = petStore(dataSource, clock);
   const ordersOn = orderStore(dataSource, clock);
   const pets = petsOn();
@@ -199,7 +200,7 @@ async function assemble(
   const context = (request: ServerContext): Context => {
     // A request holding an Idempotency-Key fences each of its writes, so a retry never writes twice.
     const held = request.idempotency;
-    const sql = held ? fenced(request.session ?? prepared(dataSource), held.id, () => clock.now()) : request.session;
+    const sql = held ? fenced(request.session ?? statements, held.id, () => clock.now()) : request.session;
     const p = sql ? petsOn(sql) : pets;
     const o = sql ? ordersOn(sql) : orders;
     return {
@@ -255,7 +256,7 @@ async function assemble(
     traced(useRateLimit(limits, config.rateLimits, writes?.key), 'limits'),
     usePublicEndpoints('page'),
     useRequireKey(),
-    ...(replicas && writes ? [useReadYourWrites(prepared(dataSource), replicas, writes)] : []),
+    ...(replicas && writes ? [useReadYourWrites(statements, replicas, writes)] : []),
     useRejection(),
     useScopes(({ endpoint, graphql: operation }) =>
       rest.useOf(endpoint) ?? (operation && uses.ofOperation(operation.document, operation.params.operationName))),
@@ -277,8 +278,8 @@ async function assemble(
 
   // The outbox keeps each event for the retention; every instance prunes (a delete finds nothing twice).
   const prune = () => Promise.all([
-    pruneEvents(prepared(dataSource), clock.now() - config.eventRetentionHours * 3_600_000),
-    pruneFences(prepared(dataSource), clock.now()),
+    pruneEvents(statements, clock.now() - config.eventRetentionHours * 3_600_000),
+    pruneFences(statements, clock.now()),
   ]).catch((error: unknown) => log.warn({ err: error }, 'old events or idempotency fences could not be pruned; trying again in a minute'));
   const pruning = setInterval(() => { void prune(); }, 60_000);
   pruning.unref();
