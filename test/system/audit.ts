@@ -1,3 +1,4 @@
+import type { Crash } from './instances.js';
 import type { FeedEvent, LimitedCall, Sample, WriteRecord } from './clients.js';
 import type { FaultRecord } from './faults.js';
 import type { Receiver } from './receivers.js';
@@ -128,6 +129,11 @@ export const SETTLE_MS = 5_000;
 export function internalErrors(samples: readonly Sample[]): Violation[] {
   return samples.filter((s) => s.status === 500)
     .map((record) => ({ check: 'no 500 INTERNAL, in a fault or out of one', record: { ...record, at: new Date(record.at).toISOString() } }));
+}
+
+/** An instance that exited when the run had not stopped it: a crash, which no fault excuses. */
+export function crashes(instances: readonly { readonly crashes: readonly Crash[] }[]): Violation[] {
+  return instances.flatMap((one) => one.crashes).map((record) => ({ check: 'no instance exits unless it is stopped', record }));
 }
 
 /** A 5xx, or no answer, outside every fault's window (its start to its end and the settling after). */

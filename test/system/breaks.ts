@@ -8,9 +8,10 @@ import type { Deployment } from './deployment.js';
  * - `webhook-ack`: a receiver acknowledges every 50th delivery without keeping it;
  * - `webhook-secret`: a receiver checks signatures against a secret that is not its endpoint's;
  * - `limits`: the REST greedy key is made with twice the limit the auditor holds it to;
- * - `unlogged-fault`: an instance is killed half-way through the run, a fault nobody logged.
+ * - `unlogged-fault`: an instance is killed half-way through the run, a fault nobody logged;
+ * - `crash`: an instance dies a third of the way through (killed behind the run's back), as a crash would.
  */
-export const BREAKS = ['keyless', 'no-resume', 'webhook-ack', 'webhook-secret', 'limits', 'unlogged-fault'] as const;
+export const BREAKS = ['keyless', 'no-resume', 'webhook-ack', 'webhook-secret', 'limits', 'unlogged-fault', 'crash'] as const;
 export type Break = typeof BREAKS[number];
 
 export function breaks(setting: string | undefined): ReadonlySet<Break> {
@@ -25,5 +26,16 @@ export async function unloggedFault(deployment: Deployment, at: number): Promise
   await sleep(Math.max(0, at - Date.now()));
   const victim = deployment.instances.at(-1)!;
   await victim.stop('SIGKILL');
+  await victim.start();
+}
+
+/** The `crash` break: the first instance's process killed at `at`, not through its stop(), and started again. */
+export async function crash(deployment: Deployment, at: number): Promise<void> {
+  await sleep(Math.max(0, at - Date.now()));
+  const victim = deployment.instances[0]!;
+  const dying = victim.process()!;
+  const exited = new Promise((resolve) => dying.once('exit', resolve));
+  dying.kill('SIGKILL');
+  await exited;
   await victim.start();
 }

@@ -22,6 +22,10 @@ export interface Sample {
   readonly ms: number;
   readonly status: number;
   readonly kind: 'write' | 'read';
+  /** The answer's error code, when it carried one (none: a load balancer's own page, or a success). */
+  readonly code?: string;
+  /** The instance that answered a failure, as the load balancer named it; none: the load balancer itself. */
+  readonly instance?: string;
 }
 
 export interface ClientLog {
@@ -63,7 +67,11 @@ async function withRetries(send: (tries: number) => Promise<Response>, samples: 
     try {
       const response = await send(tries);
       const body = await response.json().catch(() => undefined);
-      samples.push({ at: Date.now(), ms: performance.now() - started, status: response.status, kind });
+      const code = response.ok ? undefined : codeOf(body);
+      const instance = response.ok ? null : response.headers.get('x-served-by');
+      samples.push({
+        at: Date.now(), ms: performance.now() - started, status: response.status, kind, ...(code ? { code } : {}), ...(instance ? { instance } : {}),
+      });
       last = { status: response.status, body };
       if (!retried(response.status, body)) break;
       const after = Number(response.headers.get('retry-after'));

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { until } from '../scale/lab/redis-cluster.js';
 
 export interface LoadBalancer {
@@ -24,12 +26,18 @@ export async function loadBalancer(dir: string, port: number, instances: readonl
     // SSE streams stay open: no idle cut while a stream is quiet between heartbeats.
     '  timeout tunnel 1h', '  option redispatch', '  retries 1', '',
     'frontend api', `  bind 127.0.0.1:${port}`, '  default_backend instances', '',
+    // Which instance answered: the run's samples keep it (an answer without it is HAProxy's own).
     'backend instances', '  balance roundrobin', '  option httpchk GET /readyz', '  http-check expect status 200',
+    '  http-response set-header x-served-by %[srv_name]',
     ...instances.map(({ name, port: at }) => `  server ${name} 127.0.0.1:${at} check inter 500 fall 2 rise 2`),
     '',
   ].join('\n'));
   // -db: in the foreground, so the run owns it and stops it by its PID.
   const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  // Its warnings (a server taken out or put back, and why) go to haproxy.log in the run's folder, each
+  // line stamped with the time, as the instances' lines are: the run's log excerpts read both.
+  const warnings = createWriteStream(join(dir, 'haproxy.log'));
+  createInterface({ input: child.stderr! }).on('line', (line) => warnings.write(`${new Date().toISOString()} ${line}\n`));
   const url = `http://127.0.0.1:${port}`;
   await until('HAProxy', async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true);
   return {

@@ -16,6 +16,15 @@ export interface Instance {
   start(): Promise<void>;
   /** SIGTERM (a deploy) or SIGKILL (a lost machine); resolves once it has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Each time it exited without being stopped: a crash, which no fault excuses. */
+  readonly crashes: readonly Crash[];
+}
+
+export interface Crash {
+  readonly instance: string;
+  readonly at: string;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
 }
 
 /**
@@ -28,9 +37,12 @@ export function instance(name: string, port: number, dir: string, env: Readonly<
   const [, ...args] = launch.cmd;
   const log = createWriteStream(join(dir, `${name}.log`), { flags: 'a' });
   let child: ChildProcess | undefined;
+  let stopping: ChildProcess | undefined;
+  const crashes: Crash[] = [];
   return {
     name,
     port,
+    crashes,
     process: () => child,
     async start() {
       child = spawn(process.execPath, args, {
@@ -41,6 +53,9 @@ export function instance(name: string, port: number, dir: string, env: Readonly<
       child.stdout!.pipe(log, { end: false });
       child.stderr!.pipe(log, { end: false });
       const started = child;
+      started.once('exit', (code, signal) => {
+        if (stopping !== started) crashes.push({ instance: name, at: new Date().toISOString(), code, signal });
+      });
       await until(`${name} ready`, async () => started.exitCode !== null
         || (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 30_000);
       if (started.exitCode !== null) throw new Error(`${name} exited (${started.exitCode}) on starting; see ${join(dir, `${name}.log`)}`);
@@ -49,6 +64,7 @@ export function instance(name: string, port: number, dir: string, env: Readonly<
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((resolve) => running.once('exit', resolve));
+      stopping = running;
       running.kill(signal);
       await exited;
     },

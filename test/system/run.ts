@@ -11,14 +11,15 @@ import { parseArgs } from 'node:util';
 import { until as waitFor } from '../scale/lab/redis-cluster.js';
 import { sleep } from '../support/time.js';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, failuresOutside, internalErrors,
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors,
   type StoredPet, type UpdateRecord,
 } from './audit.js';
-import { breaks, unloggedFault } from './breaks.js';
+import { breaks, crash, unloggedFault } from './breaks.js';
 import {
   feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, type ClientLog, type FeedEvent, type LimitedCall,
 } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
+import { logExcerpts } from './log-excerpts.js';
 import { FAULT_NAMES, faultSchedule, gapFor, type FaultRecord } from './faults.js';
 import { receiver, register, type Receiver } from './receivers.js';
 import { buildReport } from './report.js';
@@ -138,6 +139,7 @@ try {
     sampleRss(d, until, rss),
     values.calm ? Promise.resolve() : faultSchedule(d, until, gapMs, faults),
     broken.has('unlogged-fault') ? unloggedFault(d, startedAt + (until - startedAt) / 2 + gapMs / 2) : Promise.resolve(),
+    broken.has('crash') ? crash(d, startedAt + (until - startedAt) / 3 + gapMs / 2) : Promise.resolve(),
   ]);
   const endedAt = Date.now();
   const drain = await drained(receivers, feed, DRAIN_MS);
@@ -156,6 +158,7 @@ try {
     ...limits.violations,
     ...failuresOutside(log.samples, faults),
     ...internalErrors(log.samples),
+    ...crashes(d.instances),
     // A run that did not do what it was asked proves nothing of what it skipped.
     ...(values.calm ? [] : FAULT_NAMES.filter((name) => faults.filter((f) => f.name === name).length < rounds)
       .map((name) => ({ check: 'every fault ran as often as asked', record: { fault: name, ran: faults.filter((f) => f.name === name).length, asked: rounds } }))),
@@ -201,6 +204,13 @@ try {
     // The first few of each check: a run broken in several ways shows each.
     ...[...byCheck.keys()].flatMap((check) => violations.filter((v) => v.check === check).slice(0, 3).map((v) => `  ${v.check}: ${JSON.stringify(v.record)}`)),
   ].join('\n'));
+  // A failed answer or a crash: what the logs said just before and after the first, to tell what it was.
+  const first = violations.find((v) => typeof (v.record as { at?: unknown }).at === 'string');
+  if (first) {
+    const at = Date.parse((first.record as { at: string }).at);
+    const excerpt = await logExcerpts(d.dir, d.instances.map((one) => one.name), d.redis.logs, at - 5_000, at + 2_000);
+    console.log([`system: what the logs said from 5 s before the first of those (${first.check}) to 2 s after:`, ...excerpt].join('\n'));
+  }
   process.exitCode = violations.length === 0 ? 0 : 1;
 } catch (error) {
   console.error('system: the run failed:', error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, failuresOutside, internalErrors, SETTLE_MS,
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, SETTLE_MS,
 } from '../system/audit.js';
 import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
 import type { Receiver } from '../system/receivers.js';
@@ -91,6 +91,12 @@ describe('the system run\'s auditor', () => {
     expect(auditUpdates([{ petId: 1, status: 200, tries: 2 }], feed)).toEqual([]);
     expect(checks(auditUpdates([{ petId: 1, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
     expect(checks(auditUpdates([{ petId: 2, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
+  });
+
+  it('finds an instance that exited without being stopped, and none when each was only stopped', () => {
+    const crash = { instance: 'instance-2', at: '2026-11-28T00:00:00.000Z', code: null, signal: 'SIGSEGV' as const };
+    expect(checks(crashes([{ crashes: [] }, { crashes: [crash] }]))).toEqual(['no instance exits unless it is stopped']);
+    expect(crashes([{ crashes: [] }, { crashes: [] }])).toEqual([]);
   });
 
   it('finds a 500 even inside a fault', () => {

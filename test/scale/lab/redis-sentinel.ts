@@ -8,6 +8,8 @@ export const SENTINEL_MASTER = 'lab';
 export interface RedisSentinelLab {
   /** For REDIS_SENTINELS. */
   readonly settings: string;
+  /** Each Sentinel's log file (its view of the master: +sdown, +odown, +switch-master). */
+  readonly logs: readonly string[];
   /** The port of the data node that is master now. */
   master(): Promise<number>;
   kill(port: number): Promise<void>;
@@ -38,7 +40,7 @@ export async function redisSentinel(): Promise<RedisSentinelLab> {
       // A Sentinel rewrites its own file (it records the replicas and the other Sentinels it finds).
       const file = join(root, `sentinel-${node.port}.conf`);
       await writeFile(file, [
-        `port ${node.port}`, 'bind 127.0.0.1', `dir ${root}`,
+        `port ${node.port}`, 'bind 127.0.0.1', `dir ${root}`, `logfile ${join(root, `sentinel-${node.port}.log`)}`,
         `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 2`,
         `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
         `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
@@ -57,6 +59,7 @@ export async function redisSentinel(): Promise<RedisSentinelLab> {
   }
   return {
     settings: sentinels.map((node) => `127.0.0.1:${node.port}`).join(','),
+    logs: sentinels.map((node) => join(root, `sentinel-${node.port}.log`)),
     async master() {
       for (const node of data) {
         if ((await info(node.port, 'replication').catch(() => '')).includes('role:master')) return node.port;
