@@ -1,9 +1,11 @@
 /**
  * The architecture, checked by `npm test` (test/architecture.test.ts runs dependency-cruiser with this).
  * Each layer may import only from the layers below it, never from its own layer's other folders or from
- * above; no import circle; nothing in src/ imports from test/. The README's Layout section draws the same.
+ * above; no import circle; nothing in src/ imports from test/. CONTRIBUTING.md's Layout section draws the same.
  */
 const LAYERS = [
+  // Every setting's declaration and the readers of their text: config.ts reads them, documents quote them.
+  ['settings'],
   ['errors', 'config', 'log', 'clock', 'production', 'migrations', 'one-at-a-time'],
   ['domain', 'redis', 'pipeline', 'closers'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
@@ -12,6 +14,8 @@ const LAYERS = [
   // the other observer of requests, and never imported by what it observes.
   ['idempotency', 'streams', 'documents', 'ops', 'reads', 'webhooks', 'tracing'],
   ['cli'],
+  // The parts createApp builds the service from, in their order (stores first, the request steps last).
+  ['assembly'],
   ['app'],
   ['server'],
   ['main'],

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
+import { keyStanding } from '../domain/key-standing.js';
 import { limitsOf, type Plan } from '../domain/plans.js';
 import { storedScopes, type Scope } from '../domain/scopes.js';
 import { log } from '../log.js';
@@ -36,7 +37,8 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
 
   async function load(hash: string, now: number): Promise<ActiveKey | null> {
     const record = await keys.findByHash(hash);
-    const key = record && !record.revokedAt
+    // Revoked is for good (cached so); expiry is checked at each call, against the cached end.
+    const key = record && keyStanding(record, -Infinity) !== 'revoked'
       ? {
         id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record),
         ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}),
@@ -63,8 +65,8 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
 
   const callerOf = (key: ActiveKey | null, now: number): Caller => {
     if (!key) return { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true };
-    if (key.expiresAt !== undefined && key.expiresAt <= now) {
-      return { kind: 'anonymous', problem: `The API key expired at ${new Date(key.expiresAt).toISOString()}; use its successor, or ask for a new key`, sentToken: true };
+    if (keyStanding(key, now) === 'expired') {
+      return { kind: 'anonymous', problem: `The API key expired at ${new Date(key.expiresAt!).toISOString()}; use its successor, or ask for a new key`, sentToken: true };
     }
     touch(key.id, now);
     return { kind: 'key', key };

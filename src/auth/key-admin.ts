@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
+import { keyStanding } from '../domain/key-standing.js';
 import { isPlan, PLAN_NAMES, PLANS } from '../domain/plans.js';
 import { isScope, scopeNames, SCOPES, scopesText, type Scope } from '../domain/scopes.js';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './keys.js';
@@ -82,8 +83,8 @@ export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): 
 export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: number, now = Date.now()) {
   const old = await findKey(store, idOrKey);
   if (!old) return null;
-  if (old.revokedAt) throw new KeyAdminError(`Key ${old.id} is revoked: make a new one with create`);
-  if (old.expiresAt && old.expiresAt.getTime() <= now) throw new KeyAdminError(`Key ${old.id} has expired: make a new one with create`);
+  const standing = keyStanding(old, now);
+  if (standing !== 'open') throw new KeyAdminError(`Key ${old.id} ${standing === 'revoked' ? 'is revoked' : 'has expired'}: make a new one with create`);
   const made = await createKey(store, {
     plan: old.plan, name: old.name ?? undefined,
     ...(old.plan === 'enterprise' ? { perMinute: old.perMinute!, perDay: old.perDay! } : {}),

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import type { WebhookConfig } from '../config.js';
 import type { WebhookEndpoints } from '../db/webhook-endpoints.js';
 import { checkTypes, checkUrl, ON_REQUEST_PER_ENDPOINT, type WebhookAdmin, webhookBody } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { checkTarget } from './targets.js';
 
-export interface WebhookPolicy {
-  /** `http://` targets allowed besides `https://`. */
-  readonly allowHttp: boolean;
-  /** Private, loopback and link-local targets allowed. */
-  readonly allowPrivate: boolean;
-  readonly perKey: number;
-}
+/** What the settings allow of an endpoint: its scheme, where it may point, how many a key may have. */
+export type WebhookPolicy = Pick<WebhookConfig, 'allowHttp' | 'allowPrivate' | 'perKey'>;
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

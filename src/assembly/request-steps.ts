@@ -1,0 +1,78 @@
+import type { createAuthenticator } from '../auth/authenticate.js';
+import { hasKey, useIdentify, useRequireKey } from '../auth/use-auth.js';
+import { useScopes } from '../auth/use-scopes.js';
+import type { Config } from '../config.js';
+import { useIdempotency } from '../idempotency/use-idempotency.js';
+import { useRateLimit } from '../limits/use-rate-limit.js';
+import type { DeprecatedCallLog } from '../ops/deprecated-calls.js';
+import type { Metrics } from '../ops/metrics.js';
+import { useDeprecations } from '../ops/use-deprecations.js';
+import { useMetrics } from '../ops/use-metrics.js';
+import { useRequestLog } from '../ops/use-request-log.js';
+import type { Step } from '../pipeline/pipeline.js';
+import { useCors } from '../pipeline/use-cors.js';
+import { useDraining } from '../pipeline/use-draining.js';
+import { usePublicEndpoints } from '../pipeline/use-public-endpoints.js';
+import { useRejection, useRequestChecks } from '../pipeline/use-request-checks.js';
+import { useRouting } from '../pipeline/use-routing.js';
+import { useSecurityHeaders } from '../pipeline/use-security-headers.js';
+import { useReadYourWrites } from '../reads/use-read-your-writes.js';
+import { REST_BASE } from '../rest/routes.js';
+import { useStreams } from '../streams/use-streams.js';
+import type { Tracing } from '../tracing/start.js';
+import type { SharedState } from './shared-state.js';
+import type { Stores } from './stores.js';
+import type { Surfaces } from './surfaces.js';
+import type { Webhooks } from './webhooks.js';
+
+export interface StepParts {
+  readonly config: Config;
+  readonly stores: Stores;
+  readonly shared: SharedState;
+  readonly surfaces: Surfaces;
+  readonly webhooks: Webhooks;
+  readonly metrics: Metrics;
+  readonly authenticate: ReturnType<typeof createAuthenticator>;
+  readonly deprecatedCalls: DeprecatedCallLog;
+  readonly draining: () => boolean;
+  readonly tracing?: Tracing;
+  /** Steps added just before the surfaces, inside the error boundary (tests). */
+  readonly extra: readonly Step[];
+}
+
+/** The request pipeline, in order; the response hooks run in the reverse order. */
+export function requestSteps({ config, stores, shared, surfaces, webhooks, metrics, authenticate, deprecatedCalls, draining, tracing, extra }: StepParts): Step[] {
+  const { rest, graphql, uses, router } = surfaces;
+  // With traces on, the steps that wait (on the key table, Redis, the idempotency records) get a span each.
+  const traced = tracing ? tracing.step : (step: Step) => step;
+  return [
+    useRouting(router.resolve),
+    useRequestLog({ traceId: tracing?.traceId, sample: config.accessLogSample }),
+    useMetrics(metrics),
+    useSecurityHeaders(),
+    useDraining(draining),
+    useCors(config.corsOrigins),
+    usePublicEndpoints('probe'),
+    traced(useIdentify(authenticate, config.trustProxyHops), 'key look-up'),
+    // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
+    useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
+    graphql.operationStep,
+    traced(useRateLimit(shared.limits, config.rateLimits, shared.writes?.key), 'limits'),
+    usePublicEndpoints('page'),
+    useRequireKey(),
+    ...(stores.replicas && shared.writes ? [useReadYourWrites(stores.statements, stores.replicas, shared.writes)] : []),
+    useRejection(),
+    useScopes(({ endpoint, graphql: operation }) =>
+      rest.useOf(endpoint) ?? (operation && uses.ofOperation(operation.document, operation.params.operationName))),
+    useDeprecations(deprecatedCalls, metrics.deprecatedCalls),
+    useStreams({
+      slots: shared.streamSlots,
+      perKey: config.subscriptionsPerKey,
+      authenticate,
+      recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
+    }),
+    // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
+    traced(useIdempotency(shared.idempotency, (home) => webhooks.endpoints.secretOf(home.id), config.http.requestTimeoutSeconds * 1000), 'idempotency'),
+    ...extra,
+  ];
+}

@@ -1,0 +1,34 @@
+import type { Clock } from '../clock.js';
+import { fenced } from '../db/fence.js';
+import type { Cursors } from '../domain/cursor.js';
+import { secretsShownIn } from '../idempotency/use-idempotency.js';
+import { quotaOf } from '../limits/use-rate-limit.js';
+import type { ServerContext } from '../pipeline/context.js';
+import type { Context } from '../schema/builder.js';
+import { Loaders } from '../schema/loaders.js';
+import type { LiveEvents } from './live-events.js';
+import type { Stores } from './stores.js';
+import type { Webhooks } from './webhooks.js';
+
+/**
+ * One resolver context per request, on both surfaces; what it reads of the request is set by then. With
+ * read replicas, a key's request has a session of its own (reads as of its last write), and stores on it;
+ * a request holding an Idempotency-Key fences each of its writes, so a retry never writes twice.
+ */
+export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webhooks, cursors: Cursors, clock: Clock) {
+  const { statements, petsOn, ordersOn, pets, orders } = stores;
+  const { streams, feed } = live;
+  return (request: ServerContext): Context => {
+    const held = request.idempotency;
+    const sql = held ? fenced(request.session ?? statements, held.id, () => clock.now()) : request.session;
+    const p = sql ? petsOn(sql) : pets;
+    const o = sql ? ordersOn(sql) : orders;
+    const key = request.caller?.kind === 'key' ? request.caller.key : undefined;
+    return {
+      pets: p, orders: o, events: streams, feed, webhooks: webhooks.admin, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
+      keyId: key?.id, scopes: key?.scopes,
+      requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
+      showsSecret: secretsShownIn(request),
+    };
+  };
+}

@@ -1,0 +1,32 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { databaseRecords, redisRecords } from '../idempotency/records.js';
+import { createLimits } from '../limits/limiters.js';
+import type { Metrics } from '../ops/metrics.js';
+import { lastWrites } from '../reads/last-writes.js';
+import { deadline, fallbackReport } from '../redis/deadline.js';
+import { createStreamSlots } from '../streams/stream-slots.js';
+import type { Stores } from './stores.js';
+
+/**
+ * What the requests of every instance share, in Redis (in process, or the database, without it): the
+ * rate limits, each key's last write (with read replicas), the Idempotency-Key records and the stream
+ * slots. Every Redis call on a request's path waits at most the call deadline (a Cluster in failover
+ * holds them longer), and each fallback is counted.
+ */
+export function sharedState(config: Config, { redis, replicaConfig, dataSource }: Stores, clock: Clock, metrics: Metrics) {
+  const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
+  const bound = config.redis && deadline(config.redis.callDeadlineMs);
+  return {
+    limits: createLimits(config.rateLimits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report }),
+    writes: replicaConfig && lastWrites({
+      redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
+    }),
+    idempotency: redis
+      ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
+      : databaseRecords(dataSource, () => clock.now()),
+    streamSlots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix, bound }),
+  };
+}
+
+export type SharedState = ReturnType<typeof sharedState>;
