@@ -2,15 +2,20 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApiJson, printSdl } from '../src/documents.js';
 import { schema } from '../src/schema/index.js';
+import { settingsPage } from '../src/settings/page.js';
 
 const committed = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
-describe('committed schema files', () => {
+describe('committed generated files', () => {
   it('schema/schema.graphql is what the Pothos schema prints (run `npm run schema`)', () => {
     expect(printSdl(schema)).toBe(committed('schema/schema.graphql'));
   });
 
   it('schema/openapi.json is what SOFA and our completion generate (run `npm run schema`)', () => {
     expect(openApiJson(schema)).toBe(committed('schema/openapi.json'));
+  });
+
+  it('docs/settings.md is what the settings\' declarations print (run `npm run schema`)', () => {
+    expect(settingsPage()).toBe(committed('docs/settings.md'));
   });
 });

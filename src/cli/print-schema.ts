@@ -1,9 +1,10 @@
-/** `npm run schema`: regenerates the committed schema files; the drift test fails until they are. */
+/** `npm run schema`: regenerates the committed schema files and the settings page; the drift test fails until they are. */
 import { writeFileSync } from 'node:fs';
 import { openApiJson, printSdl } from '../documents.js';
 import { schema } from '../schema/index.js';
+import { settingsPage } from '../settings/page.js';
 
-const files = { 'schema/schema.graphql': printSdl(schema), 'schema/openapi.json': openApiJson(schema) };
+const files = { 'schema/schema.graphql': printSdl(schema), 'schema/openapi.json': openApiJson(schema), 'docs/settings.md': settingsPage() };
 for (const [path, text] of Object.entries(files)) {
   writeFileSync(path, text);
   console.log(`wrote ${path}`);

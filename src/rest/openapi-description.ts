@@ -1,7 +1,15 @@
 import { PLANS } from '../domain/plans.js';
+import { SETTINGS } from '../settings/declarations.js';
 
 const plans = Object.entries(PLANS).map(([plan, limits]) =>
   `| ${plan} | ${limits ? limits.perMinute.toLocaleString('en') : 'custom'} | ${limits ? limits.perDay.toLocaleString('en') : 'custom'} |`);
+
+/** 60 → `a minute`, 600 → `10 minutes`: how the document says a default's seconds. */
+const spoken = (seconds: number) => {
+  const [count, unit] = seconds % 3_600 === 0 ? [seconds / 3_600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return count === 1 ? `a ${unit}` : `${count} ${unit}s`;
+};
+const { BAN_THRESHOLD, BAN_WINDOW_SECONDS, BAN_SECONDS, ANONYMOUS_PER_MINUTE } = SETTINGS;
 
 /** The document's introduction: what the API is, its rules of the road, and the plans' limits. */
 export const DESCRIPTION = `An HTTP and JSON interface to a store of animals: list them, add one, fetch one (deprecated),
@@ -50,9 +58,9 @@ operation costs one point per root field it selects, aliases included. Every res
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (points left, this request counted) and
 \`X-RateLimit-Reset\` (unix seconds) for the window with the fewest points remaining (the shorter one on
 a tie), and the IETF draft's \`RateLimit-Policy\` and \`RateLimit\` fields for every window. Over a limit: \`429 RATE_LIMITED\` with \`Retry-After\` seconds; refused requests count against no
-window. Back off exponentially: by default, 20 refused requests within a minute ban the key for 10 minutes
+window. Back off exponentially: by default, ${BAN_THRESHOLD.default} refused requests within ${spoken(BAN_WINDOW_SECONDS.default)} ban the key for ${spoken(BAN_SECONDS.default)}
 (\`429 API_KEY_BANNED\`, \`Retry-After\` the rest of the ban). Requests without a valid key are limited per
-client address (60 a minute).
+client address (${ANONYMOUS_PER_MINUTE.default} a minute).
 
 ## Terms of use
 A private API: using it needs an API key from the service's operator. The API and this document are
