@@ -19,6 +19,8 @@ export const CHANGEABLE_PET_FIELDS = ['name', 'categoryId'] as const satisfies r
 
 /** What a client may change of a pet, each field optional (null: left out, as a merge patch may send it). */
 export type PetChange = { [F in (typeof CHANGEABLE_PET_FIELDS)[number]]?: PetRecord[F] | null };
+/** A change once checked: the fields to set, none null. */
+export type PetFieldsToSet = { [F in (typeof CHANGEABLE_PET_FIELDS)[number]]?: PetRecord[F] };
 
 export const NAME_MAX_CHARACTERS = 255;
 
@@ -53,14 +55,14 @@ export function checkName(name: string): void {
  * A change holds at least one field, and none is null: a merge patch's null removes a field, and a pet
  * has no field that may be removed. Returns the fields to set.
  */
-export function checkPetChange(change: PetChange): { name?: string; categoryId?: number } {
+export function checkPetChange(change: PetChange): PetFieldsToSet {
   const fields = Object.entries(change).filter(([, value]) => value !== undefined);
-  if (fields.length === 0) throw appError('BAD_REQUEST', 'The change is empty: send at least one of "name", "categoryId"');
+  if (fields.length === 0) throw appError('BAD_REQUEST', `The change is empty: send at least one of ${CHANGEABLE_PET_FIELDS.map((field) => `"${field}"`).join(', ')}`);
   for (const [field, value] of fields) {
     if (value === null) throw appError('BAD_REQUEST', `"${field}" cannot be removed: send a new value or leave it out`);
   }
   if (typeof change.name === 'string') checkName(change.name);
-  return change as { name?: string; categoryId?: number };
+  return change as PetFieldsToSet;
 }
 
 export const petNotFound = (petId: number) => appError('NOT_FOUND', `Pet ${petId} not found`);

@@ -1,5 +1,5 @@
 import type { NewOrderInput, OrderRecord, OrderStatus } from './order.js';
-import type { NewPetInput, PetRecord, PetStatus } from './pet.js';
+import type { NewPetInput, PetFieldsToSet, PetRecord, PetStatus } from './pet.js';
 
 /** Every query the API makes about pets: one round trip each, or one transaction. */
 export interface PetStore {
@@ -10,7 +10,7 @@ export interface PetStore {
   getMany(ids: readonly number[]): Promise<PetRecord[]>;
   create(pet: NewPetInput): Promise<PetRecord>;
   /** Null when there is no such pet. */
-  update(id: number, change: { name?: string; categoryId?: number }): Promise<PetRecord | null>;
+  update(id: number, change: PetFieldsToSet): Promise<PetRecord | null>;
   /** The deleted record; null when there is no such pet; CONFLICT when it has orders. */
   delete(id: number): Promise<PetRecord | null>;
 }
