@@ -38,7 +38,7 @@ const dispatch: Handler = (request, serverContext) => {
 /**
  * The client's view of any failure, in its surface's shape: ours keep their code and headers; anything
  * else is INTERNAL, its cause logged with the request id. The boundary's rendering: a route's handler,
- * yoga's result plugin and the raw socket's refusals render theirs where what they need is known (README,
+ * yoga's result plugin and the raw socket's refusals render theirs where what they need is known (CONTRIBUTING.md, Layout;
  * the pipeline).
  */
 const answer = (error: unknown, request: Request, serverContext: ServerContext) =>

@@ -2,7 +2,7 @@ import type { Step } from './pipeline.js';
 import { Response } from './response.js';
 
 /** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
-const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];
+export const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];
 const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key, Last-Event-ID';
 
 /**

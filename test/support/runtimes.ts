@@ -3,7 +3,8 @@ import { productionLaunch } from './launch.js';
 import { rangeAdmits, rangeAdmitsMajor } from './node-range.js';
 
 /**
- * Where the project states its Node.js runtimes: the Dockerfile (production), the README (what it promises),
+ * Where the project states its Node.js runtimes: the Dockerfile (production), the README and the operations
+ * guide (what it promises; docs/operations.md shows the launch settings too),
  * CI's pins (.ci/node-pins: what CI runs) and package.json's engines (what npm lets install). Every reader
  * and check takes the texts, so a test can hand it an edited copy and see the check fail.
  */
@@ -16,7 +17,7 @@ export interface RuntimeSources {
 
 export function projectSources(): RuntimeSources {
   const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  return { dockerfile: read('Dockerfile'), readme: read('README.md'), pins: read('.ci/node-pins'), packageJson: read('package.json') };
+  return { dockerfile: read('Dockerfile'), readme: `${read('README.md')}\n${read('docs/operations.md')}`, pins: read('.ci/node-pins'), packageJson: read('package.json') };
 }
 
 /** Each stage's base image, in order; a stage built on an earlier stage has that stage's image. */

@@ -210,7 +210,7 @@ export interface FeedEvent {
 }
 
 /**
- * A feed reader as the README tells one to read: `after` set to the last id it read, page after page,
+ * A feed reader as docs/events-and-webhooks.md tells one to read: `after` set to the last id it read, page after page,
  * polling once a second when it has caught up, until the writers are done (`done` resolves), then on to
  * the end of what is there. Every event it was given is in `events`, in the order given.
  */

@@ -60,16 +60,28 @@ export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 /** About how long one round of every fault takes here (the rolling restart most of it): for spacing them. */
 const ROUND_MS = 90_000;
 
-/** The quiet spell before each fault, so that `rounds` rounds of every fault fit in the run. */
-export const gapFor = (runMs: number, rounds: number) => Math.max(5_000, (runMs - rounds * ROUND_MS) / (rounds * FAULT_NAMES.length + 1));
+/** The quiet spell before each fault, so that `rounds` rounds of the `chosen` faults fit in the run. */
+export const gapFor = (runMs: number, rounds: number, chosen: readonly FaultName[] = FAULT_NAMES) =>
+  Math.max(5_000, (runMs - rounds * ROUND_MS * (chosen.length / FAULT_NAMES.length)) / (rounds * chosen.length + 1));
+
+/** `--faults a,b`: those faults only (to chase one), each a name of FAULT_NAMES; none given: all of them. */
+export function chosenFaults(setting: string | undefined): FaultName[] {
+  if (!setting) return FAULT_NAMES;
+  const names = setting.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(FAULT_NAMES as string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new Error(`--faults: ${unknown.join(', ') || 'none given'} unknown; known: ${FAULT_NAMES.join(', ')}`);
+  return names as FaultName[];
+}
 
 /**
  * Runs every fault in turn, spread over the run: after a quiet spell of `gapMs`, the next fault, until
  * `until`. Each is logged as it starts and ends, with its time.
  */
-export async function faultSchedule(deployment: Deployment, until: number, gapMs: number, log: FaultRecord[]): Promise<void> {
+export async function faultSchedule(
+  deployment: Deployment, until: number, gapMs: number, log: FaultRecord[], chosen: readonly FaultName[] = FAULT_NAMES,
+): Promise<void> {
   for (let round = 0; ; round++) {
-    for (const name of FAULT_NAMES) {
+    for (const name of chosen) {
       await sleep(gapMs);
       if (Date.now() + 15_000 > until) return;
       const startedAt = Date.now();

@@ -20,7 +20,7 @@ import {
 } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
 import { logExcerpts } from './log-excerpts.js';
-import { FAULT_NAMES, faultSchedule, gapFor, type FaultRecord } from './faults.js';
+import { chosenFaults, faultSchedule, gapFor, type FaultRecord } from './faults.js';
 import { receiver, register, type Receiver } from './receivers.js';
 import { buildReport } from './report.js';
 import { writeReport } from './report-page.js';
@@ -29,16 +29,17 @@ import { terminalSummary } from './report-text.js';
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '1' }, instances: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '1' }, calm: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' }, calm: { type: 'boolean', default: false }, faults: { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
 const count = Number(values.instances);
 const rounds = Number(values.rounds);
 if (!(minutes > 0) || !Number.isInteger(count) || count < 1 || !Number.isInteger(rounds) || rounds < 1) {
-  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--rounds N (>= 1): each fault at least N times] [--calm]');
+  console.error('usage: npm run system -- [--minutes N (> 0)] [--instances N (>= 1)] [--rounds N (>= 1): each fault at least N times] [--faults a,b: only those] [--calm]');
   process.exit(2);
 }
+const chosen = chosenFaults(values.faults);
 const broken = breaks(process.env.SYSTEM_BREAK);
 
 /**
@@ -119,7 +120,7 @@ try {
   const updates: UpdateRecord[] = [];
   const rss: { at: number; instance: string; kb: number }[] = [];
   // Every fault `rounds` times in the run: spread evenly over it, a quiet spell before each.
-  const gapMs = gapFor(minutes * 60_000, rounds);
+  const gapMs = gapFor(minutes * 60_000, rounds, chosen);
   // Everything that writes: once it is done, the readers read to the end of what is there.
   const writers = Promise.all([
     ...[1, 2, 3, 4].map((i) => restWriter(d.url, writerKey, `${prefix}-w${i}`, until, log, broken.has('keyless'))),
@@ -137,7 +138,7 @@ try {
     }),
     ...greedy('rest', restGreedy), ...greedy('graphql', graphqlGreedy),
     sampleRss(d, until, rss),
-    values.calm ? Promise.resolve() : faultSchedule(d, until, gapMs, faults),
+    values.calm ? Promise.resolve() : faultSchedule(d, until, gapMs, faults, chosen),
     broken.has('unlogged-fault') ? unloggedFault(d, startedAt + (until - startedAt) / 2 + gapMs / 2) : Promise.resolve(),
     broken.has('crash') ? crash(d, startedAt + (until - startedAt) / 3 + gapMs / 2) : Promise.resolve(),
   ]);
@@ -160,7 +161,7 @@ try {
     ...internalErrors(log.samples),
     ...crashes(d.instances),
     // A run that did not do what it was asked proves nothing of what it skipped.
-    ...(values.calm ? [] : FAULT_NAMES.filter((name) => faults.filter((f) => f.name === name).length < rounds)
+    ...(values.calm ? [] : chosen.filter((name) => faults.filter((f) => f.name === name).length < rounds)
       .map((name) => ({ check: 'every fault ran as often as asked', record: { fault: name, ran: faults.filter((f) => f.name === name).length, asked: rounds } }))),
   ];
 
