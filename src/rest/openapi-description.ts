@@ -1,3 +1,4 @@
+import { CHANGEABLE_PET_FIELDS } from '../domain/pet.js';
 import { PLANS } from '../domain/plans.js';
 import { SETTINGS } from '../settings/declarations.js';
 
@@ -21,7 +22,7 @@ An order is \`placed\`, then \`approved\`, then \`delivered\`; a placed or appro
 \`cancelled\`. Any other move is \`409 CONFLICT\`. The animal follows its order in the same transaction:
 ordering needs an \`available\` animal and makes it \`pending\`; delivery makes it \`sold\`; cancelling
 makes it \`available\` again. An animal's status changes only this way: a change (\`PATCH\`) may set its
-\`name\` and \`categoryId\`, never its \`status\`. An animal that has orders cannot be deleted (\`409\`).
+${CHANGEABLE_PET_FIELDS.map((field) => `\`${field}\``).join(' and ')}, never its \`status\`. An animal that has orders cannot be deleted (\`409\`).
 
 ## Query parameters
 A parameter sent empty counts as absent, as an HTML form sends an empty field: \`?status=\` is no filter and

@@ -19,8 +19,10 @@ import {
   feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, type ClientLog, type FeedEvent, type LimitedCall,
 } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
+import { SENTINEL_MASTER } from '../scale/lab/redis-sentinel.js';
 import { logExcerpts } from './log-excerpts.js';
 import { chosenFaults, faultSchedule, gapFor, type FaultRecord } from './faults.js';
+import { unplannedFailovers, watchFailovers } from './sentinel-watch.js';
 import { receiver, register, type Receiver } from './receivers.js';
 import { buildReport } from './report.js';
 import { writeReport } from './report-page.js';
@@ -51,12 +53,14 @@ const GREEDY = { rest: { plan: 'pro', perMinute: 300 }, graphql: { plan: 'free',
 const DRAIN_MS = 180_000;
 
 let deployment: Deployment | undefined;
+let failoverWatch: { stop(): Promise<void> } | undefined;
 let receivers: Receiver[] = [];
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   await Promise.all(receivers.map((r) => r.stop()));
+  await failoverWatch?.stop();
   await deployment?.stop();
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void stop().then(() => process.exit(130)); });
@@ -113,6 +117,8 @@ try {
 
   const log: ClientLog = { writes: [], samples: [] };
   const faults: FaultRecord[] = [];
+  const failovers = await watchFailovers(d.redis.settings, SENTINEL_MASTER);
+  failoverWatch = failovers;
   const feed: FeedEvent[] = [];
   const streams = [{ seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }];
   const reconnections: number[] = [];
@@ -143,6 +149,12 @@ try {
     broken.has('crash') ? crash(d, startedAt + (until - startedAt) / 3 + gapMs / 2) : Promise.resolve(),
   ]);
   const endedAt = Date.now();
+  await failovers.stop();
+  for (const fault of unplannedFailovers(failovers, faults)) {
+    console.log(`system: ${new Date(fault.recoveredAt).toISOString()} the Sentinels failed Redis over on their own (no fault asked): counted as a fault from ${new Date(fault.startedAt).toISOString()}`);
+    faults.push(fault);
+  }
+  faults.sort((a, b) => a.startedAt - b.startedAt);
   const drain = await drained(receivers, feed, DRAIN_MS);
   console.log(`system: webhooks drained in ${drain.ms} ms${drain.owed > 0 ? `; ${drain.owed} deliveries still owed` : ''}`);
 

@@ -4,6 +4,7 @@ import {
 } from '../system/audit.js';
 import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
 import type { Receiver } from '../system/receivers.js';
+import { SENTINELS_OWN, unplannedFailovers } from '../system/sentinel-watch.js';
 
 const write = (n: number, status: number, id?: number): WriteRecord => ({ name: `run-${n}`, idempotencyKey: `k${n}`, status, id, tries: 1 });
 const created = (id: number, petId: number, name = `run-${petId}`): FeedEvent => ({ id, type: 'pet.created', occurredAt: '2026-11-27T00:00:00.000Z', pet: { id: petId, name } });
@@ -97,6 +98,19 @@ describe('the system run\'s auditor', () => {
     const crash = { instance: 'instance-2', at: '2026-11-28T00:00:00.000Z', code: null, signal: 'SIGSEGV' as const };
     expect(checks(crashes([{ crashes: [] }, { crashes: [crash] }]))).toEqual(['no instance exits unless it is stopped']);
     expect(crashes([{ crashes: [] }, { crashes: [] }])).toEqual([]);
+  });
+
+  it('counts a topology change no fault asked for as a fault of its own, from the first +sdown to its last event', () => {
+    const killed = { name: 'Redis master killed', target: 'redis 1', startedAt: 10_000, recoveredAt: 12_000 };
+    // The fault's own changes (inside its window) are not counted again; three Sentinels' events 60 s later are one.
+    expect(unplannedFailovers({ sdowns: [10_500, 70_000, 70_100], changes: [11_500, 11_600, 71_200, 71_300, 72_000] }, [killed]))
+      .toEqual([{ name: SENTINELS_OWN, target: 'redis', startedAt: 70_000, recoveredAt: 72_000 }]);
+    // A conversion with no +sdown before it (a Sentinel with an older view) starts 3 s before; two apart are two.
+    expect(unplannedFailovers({ sdowns: [], changes: [90_000, 120_000] }, [])).toEqual([
+      { name: SENTINELS_OWN, target: 'redis', startedAt: 87_000, recoveredAt: 90_000 },
+      { name: SENTINELS_OWN, target: 'redis', startedAt: 117_000, recoveredAt: 120_000 },
+    ]);
+    expect(unplannedFailovers({ sdowns: [10_500], changes: [11_500] }, [killed])).toEqual([]);
   });
 
   it('finds a 500 even inside a fault', () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { freePorts, info, ping, startNode, stopNode, until, type RedisNode } from './redis-cluster.js';
 
 export const SENTINEL_MASTER = 'lab';
@@ -15,6 +16,12 @@ export interface RedisSentinelLab {
   kill(port: number): Promise<void>;
   /** Starts a killed data node again, as a replica of whichever node is master now (as Sentinel would make it). */
   restart(port: number): Promise<void>;
+  /**
+   * Resolves when every Sentinel names `master` as the master and sees the other data node as its replica,
+   * and that replica is in sync: the topology is whole again, and no Sentinel still holds an older view
+   * (one that did would later turn the master back into a replica, a failover nobody asked for).
+   */
+  settledOn(master: number, ms?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +80,29 @@ export async function redisSentinel(): Promise<RedisSentinelLab> {
       startNode(node, ['--dbfilename', `dump-${port}.rdb`, '--replicaof', '127.0.0.1', String(master.port)]);
       await until(`redis ${port}`, () => ping(port));
     },
+    async settledOn(master, ms = 30_000) {
+      const replica = data.find((node) => node.port !== master)!.port;
+      await until(`every Sentinel on master ${master} with replica ${replica} in sync`, async () => {
+        const views = await Promise.all(sentinels.map((node) => sentinelView(node.port).catch(() => undefined)));
+        const replication = await info(replica, 'replication').catch(() => '');
+        return views.every((view) => view?.master === master && view.replicas.includes(replica))
+          && replication.includes(`master_port:${master}`) && replication.includes('master_link_status:up');
+      }, ms);
+    },
     stop,
   };
+}
+
+/** One Sentinel's view of the lab's master: its port, and the replicas it takes as healthy. */
+async function sentinelView(port: number): Promise<{ master: number; replicas: number[] }> {
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null }).on('error', () => undefined);
+  try {
+    const [, masterPort] = await client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER) as [string, string];
+    const listed = await client.call('SENTINEL', 'replicas', SENTINEL_MASTER) as string[][];
+    const healthy = listed.map((fields) => Object.fromEntries(fields.flatMap((value, i) => (i % 2 === 0 ? [[value, fields[i + 1]]] : []))))
+      .filter((replica) => replica.flags === 'slave');
+    return { master: Number(masterPort), replicas: healthy.map((replica) => Number(replica.port)) };
+  } finally {
+    client.disconnect();
+  }
 }
