@@ -1,4 +1,3 @@
-import { until as waitFor } from '../scale/lab/redis-cluster.js';
 import { sleep } from '../support/time.js';
 import type { Deployment } from './deployment.js';
 
@@ -33,12 +32,12 @@ const FAULTS: Record<FaultName, (deployment: Deployment, round: number) => Promi
   async 'Redis master killed'(deployment) {
     const master = await deployment.redis.master();
     await deployment.redis.kill(master);
-    // Sentinel promotes the replica; the old master comes back as its replica.
-    await waitFor('Sentinel\'s failover', async () => (await deployment.redis.master()) !== master, 30_000);
-    const promoted = await deployment.redis.master();
+    // Sentinel promotes the replica; the old master comes back as its replica once every Sentinel has taken
+    // in the failover, and the fault is over when they all see it back and in sync. Restarted sooner, or
+    // ended sooner, a Sentinel with the old view turned the new master back into a replica 13 s later,
+    // outside any fault (seen in a run here).
+    const promoted = await deployment.redis.agreedAfter(master);
     await deployment.redis.restart(master);
-    // Over when every Sentinel agrees on it: ending sooner, a Sentinel that had not yet taken in the failover
-    // turned the new master back into a replica 13 s later, outside any fault (seen in a run here).
     await deployment.redis.settledOn(promoted);
     return `redis ${master}`;
   },

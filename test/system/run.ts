@@ -230,4 +230,6 @@ try {
   process.exitCode = 1;
 } finally {
   await stop();
+  // A run that failed half-way leaves its clients retrying against what it stopped, until their end: done.
+  process.exit(process.exitCode ?? 0);
 }

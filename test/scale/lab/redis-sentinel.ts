@@ -22,6 +22,8 @@ export interface RedisSentinelLab {
    * (one that did would later turn the master back into a replica, a failover nobody asked for).
    */
   settledOn(master: number, ms?: number): Promise<void>;
+  /** Resolves when every Sentinel names a master other than `old`, the same one; resolves to its port. */
+  agreedAfter(old: number, ms?: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -80,7 +82,17 @@ export async function redisSentinel(): Promise<RedisSentinelLab> {
       startNode(node, ['--dbfilename', `dump-${port}.rdb`, '--replicaof', '127.0.0.1', String(master.port)]);
       await until(`redis ${port}`, () => ping(port));
     },
-    async settledOn(master, ms = 30_000) {
+    async agreedAfter(old, ms = 30_000) {
+      let agreed = 0;
+      await until(`every Sentinel on one new master after ${old}`, async () => {
+        const views = await Promise.all(sentinels.map((node) => sentinelView(node.port).catch(() => undefined)));
+        const masters = new Set(views.map((view) => view?.master));
+        agreed = views[0]?.master ?? 0;
+        return masters.size === 1 && agreed !== 0 && agreed !== old;
+      }, ms);
+      return agreed;
+    },
+    async settledOn(master, ms = 60_000) {
       const replica = data.find((node) => node.port !== master)!.port;
       await until(`every Sentinel on master ${master} with replica ${replica} in sync`, async () => {
         const views = await Promise.all(sentinels.map((node) => sentinelView(node.port).catch(() => undefined)));
