@@ -1,12 +1,10 @@
 import { EVENT_TYPES, isEventType, type EventType } from '../domain/events.js';
 import { missingToHear } from '../domain/scopes.js';
-import { pageSize } from '../domain/ids.js';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.js';
-import { ON_REQUEST_PER_ENDPOINT, WEBHOOK_TYPES_RULES, WEBHOOK_URL_MAX, WEBHOOK_URL_RULES } from '../domain/webhooks.js';
+import { WEBHOOK_TYPES_RULES, WEBHOOK_URL_MAX, WEBHOOK_URL_RULES } from '../domain/webhooks.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
-import { listSize, needs, valueRules } from './extensions.js';
-import { limitArgument, PAGED_BY_LIMIT } from './lists.js';
+import { listSize, valueRules } from './extensions.js';
 import { statusEnum } from './status-enum.js';
 
 /** The webhook types of the schema (endpoints, deliveries, their inputs), and who may see them: webhooks.ts roots them. */
