@@ -6,7 +6,7 @@ import { sharedState } from './assembly/shared-state.js';
 import { openStores } from './assembly/stores.js';
 import { createSurfaces } from './assembly/surfaces.js';
 import { startWebhooks } from './assembly/webhooks.js';
-import { createAuthenticator } from './auth/authenticate.js';
+import { createAuthenticator, recheckEvery } from './auth/authenticate.js';
 import { systemClock, type Clock } from './clock.js';
 import { closerStack, type Closers } from './closers.js';
 import type { Config } from './config.js';
@@ -17,13 +17,20 @@ import { log } from './log.js';
 import { deprecatedCallLog } from './ops/deprecated-calls.js';
 import { createMetrics } from './ops/metrics.js';
 import type { ServerContext } from './pipeline/context.js';
+import { BODY_LIMIT_BYTES } from './pipeline/body.js';
 import { createPipeline, type Step } from './pipeline/pipeline.js';
 import type { Router } from './pipeline/routing.js';
+import { GRAPHQL_PATH } from './graphql/surface.js';
+import { schema } from './schema/index.js';
 import type { Tracing } from './tracing/start.js';
+import { createWebSocketTransport } from './websocket/transport.js';
+import { upgradeListener } from './websocket/upgrades.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
+  /** A node:http `upgrade` listener: GraphQL over WebSocket on /graphql, any other upgrade answered as a plain request. */
+  readonly upgrade: ReturnType<typeof upgradeListener>;
   /** What the startup log tells the operator. */
   readonly backends: { readonly database: string; readonly rateLimits: string; readonly events: string };
   /** Every path the service answers and its methods (HEAD wherever GET is), as the router built them. */
@@ -80,14 +87,22 @@ async function assemble(
   const deprecatedCalls = deprecatedCallLog(stores.keys, clock);
   closers.push('the deprecated-call log', () => deprecatedCalls.close());
   let draining = false;
+  const authenticate = createAuthenticator(stores.keys, config.keyCacheTtlSeconds, clock);
   const pipeline = createPipeline(requestSteps({
-    config, stores, shared, surfaces, webhooks, metrics, deprecatedCalls, tracing, extra: steps,
-    authenticate: createAuthenticator(stores.keys, config.keyCacheTtlSeconds, clock),
+    config, stores, shared, surfaces, webhooks, metrics, deprecatedCalls, tracing, extra: steps, authenticate,
     draining: () => draining,
   }));
+  const run = tracing ? tracing.requests(pipeline) : pipeline;
+  const handle = createServerAdapter<ServerContext>(run);
+  // Each operation on a socket runs through `run`, as the POST it stands for.
+  const sockets = createWebSocketTransport({
+    run, authenticate, schema, recheckMs: recheckEvery(config.keyCacheTtlSeconds), maxPayloadBytes: BODY_LIMIT_BYTES, trustProxyHops: config.trustProxyHops,
+  });
+  closers.push('the WebSocket connections', () => sockets.close());
 
   return {
-    handle: createServerAdapter<ServerContext>(tracing ? tracing.requests(pipeline) : pipeline),
+    handle,
+    upgrade: upgradeListener(handle, sockets, GRAPHQL_PATH),
     routes: surfaces.router.paths,
     backends: {
       database: describeDatabase(config.database),
@@ -100,6 +115,8 @@ async function assemble(
     },
     drain() {
       draining = true;
+      // Sockets first: they close with Going Away, so their clients reconnect elsewhere and subscribe again.
+      sockets.drain();
       // Open subscriptions end cleanly (a `complete` event), so their connections can close.
       void live.events.close();
     },

@@ -26,6 +26,7 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
   // Requests that never reach the pipeline (malformed, too slow, headers too large) still get an Error body.
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
+  server.on('upgrade', app.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

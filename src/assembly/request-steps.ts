@@ -1,4 +1,4 @@
-import type { createAuthenticator } from '../auth/authenticate.js';
+import { recheckEvery, type createAuthenticator } from '../auth/authenticate.js';
 import { hasKey, useIdentify, useRequireKey } from '../auth/use-auth.js';
 import { useScopes } from '../auth/use-scopes.js';
 import type { Config } from '../config.js';
@@ -69,7 +69,7 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
       slots: shared.streamSlots,
       perKey: config.subscriptionsPerKey,
       authenticate,
-      recheckMs: Math.max(250, (config.keyCacheTtlSeconds * 1000) / 2),
+      recheckMs: recheckEvery(config.keyCacheTtlSeconds),
     }),
     // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
     traced(useIdempotency(shared.idempotency, (home) => webhooks.endpoints.secretOf(home.id), config.http.requestTimeoutSeconds * 1000), 'idempotency'),

@@ -94,3 +94,9 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
 }
 
 export type Authenticate = ReturnType<typeof createAuthenticator>;
+
+/**
+ * How often something that stays open on a key (a subscription's stream, a WebSocket) looks at the key
+ * again: twice per cache lifetime, so a revoked key's streams and sockets end within the key cache's TTL.
+ */
+export const recheckEvery = (keyCacheTtlSeconds: number): number => Math.max(250, (keyCacheTtlSeconds * 1000) / 2);

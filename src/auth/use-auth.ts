@@ -24,7 +24,7 @@ export const hasKey = (serverContext: ServerContext): boolean => serverContext.c
 export function useIdentify(authenticate: Authenticate, trustProxyHops: number): Step {
   return {
     onRequest({ request, serverContext }) {
-      serverContext.address = clientAddress(serverContext.req, request, trustProxyHops);
+      serverContext.address = clientAddress((serverContext.req?.socket ?? serverContext.via)?.remoteAddress, request, trustProxyHops);
       const caller = authenticate(request.headers.get('authorization'));
       if (!(caller instanceof Promise)) {
         serverContext.caller = caller;

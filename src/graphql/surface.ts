@@ -7,6 +7,7 @@ import type { Step } from '../pipeline/pipeline.js';
 import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import { graphqlErrors, useErrorResults } from './errors.js';
 import { asGet, useHeadWithoutStream } from './head.js';
+import { useSocketResults } from './socket-results.js';
 import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
@@ -106,7 +107,7 @@ export function createGraphQL(
     maskedErrors: false,
     context: (initial) => context(initial),
     plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
-      useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins],
+      useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins, useSocketResults()],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
   // The router gives HEAD the GET's endpoint; the pipeline drops the body of its answer.

@@ -47,6 +47,8 @@ interface Line {
   readonly durationMs: number;
   readonly keyPrefix: string | undefined;
   readonly client: string | undefined;
+  /** `websocket` for an operation sent over a WebSocket (its method and path are /graphql's POST's). */
+  readonly transport?: string;
   /** On a line kept by sampling: the share kept, so a log pipeline counts it as 1/sampled requests. */
   readonly sampled?: number;
 }
@@ -55,11 +57,12 @@ interface Line {
 type Recorder = (request: Request, status: number, context: ServerContext) => void;
 type Writer = (line: Line) => void;
 
-function lineOf(request: Request, status: number, { requestId, startedAt, caller, address, pathname, route }: ServerContext): Line {
+function lineOf(request: Request, status: number, { requestId, startedAt, caller, address, pathname, route, via }: ServerContext): Line {
   return {
     requestId, method: request.method, path: pathname, route: route?.label ?? 'unmatched', status,
     durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
     keyPrefix: caller?.kind === 'key' ? caller.key.prefix : undefined, client: address,
+    ...(via ? { transport: via.transport } : {}),
   };
 }
 

@@ -9,6 +9,11 @@ import type { Surface } from './error-response.js';
 export interface ServerContext {
   readonly req?: IncomingMessage;
   readonly res?: ServerResponse;
+  /**
+   * A request that did not come on node:http's own (an operation sent over a WebSocket): the address of
+   * the socket it came on, and the transport, which its log line names.
+   */
+  readonly via?: { readonly transport: 'websocket'; readonly remoteAddress: string | undefined };
   /** When the request reached the pipeline (performance.now()). */
   startedAt: number;
   /** Every log line about the request carries it; so does the response. */

@@ -1,0 +1,66 @@
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { WebSocketTransport } from './transport.js';
+
+/**
+ * node:http's `upgrade` listener. Once there is one, Node hands it every request that asks for an
+ * upgrade, whatever the protocol: only a WebSocket on `path` is upgraded (not while the instance drains);
+ * anything else (`curl --http2`'s `Upgrade: h2c`, a WebSocket elsewhere) is answered as the plain request
+ * it also is, by the same listener as every request, as it was before WebSockets were served.
+ */
+export function upgradeListener(handle: RequestListener, sockets: WebSocketTransport, path: string) {
+  return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const webSocket = request.headers.upgrade?.toLowerCase() === 'websocket';
+    if (webSocket && pathOf(request.url) === path && !sockets.draining) {
+      sockets.upgrade(request, socket, head);
+      return;
+    }
+    const plain = readableAgain(request, socket as Socket, head);
+    const response = new ServerResponse(plain);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket as Socket);
+    response.once('finish', () => {
+      response.detachSocket(socket as Socket);
+      socket.end();
+    });
+    handle(plain, response);
+  };
+}
+
+const pathOf = (url = '/') => url.split('?', 1)[0];
+
+/**
+ * Node ends an upgrade request's body stream before the listener sees it, and hands over what it had
+ * read past the headers (`head`): a copy of the request reads its body (Content-Length bytes) from there
+ * and the socket. A chunked body is not read (it arrives empty, and is refused as such).
+ */
+function readableAgain(request: IncomingMessage, socket: Socket, head: Buffer): IncomingMessage {
+  const copy = new IncomingMessage(socket);
+  Object.assign(copy, {
+    method: request.method, url: request.url, headers: request.headers, rawHeaders: request.rawHeaders,
+    httpVersion: request.httpVersion, httpVersionMajor: request.httpVersionMajor, httpVersionMinor: request.httpVersionMinor,
+  });
+  let remaining = Number(request.headers['content-length'] ?? 0) || 0;
+  // Read whole: an IncomingMessage destroyed before it is `complete` takes its socket down with it.
+  const end = () => {
+    copy.complete = true;
+    copy.push(null);
+  };
+  const take = (chunk: Buffer) => {
+    const part = chunk.subarray(0, remaining);
+    remaining -= part.length;
+    if (part.length > 0) copy.push(part);
+    if (remaining <= 0) {
+      socket.off('data', take);
+      end();
+    }
+  };
+  if (remaining > 0) {
+    socket.on('data', take);
+    if (head.length > 0) take(head);
+  } else {
+    end();
+  }
+  return copy;
+}
