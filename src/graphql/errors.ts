@@ -3,7 +3,7 @@ import { processRegularResult, type Plugin } from 'graphql-yoga';
 import type { AppError } from '../errors.js';
 import type { ServerContext } from '../pipeline/context.js';
 import { classify, errorResponse, mostSevere, type Surface } from '../pipeline/error-response.js';
-import { responseMediaType, takesOnlyEventStreams } from './media-type.js';
+import { acceptsSingleAnswers, responseMediaType, takesOnlyEventStreams } from './media-type.js';
 import { eventStreamRefusal } from './stream-refusal.js';
 
 /**
@@ -42,10 +42,14 @@ export function useErrorResults(): Plugin {
         return;
       }
       const worst = mostSevere(errors);
-      if (takesOnlyEventStreams(request.headers.get('accept'))) {
+      const accept = request.headers.get('accept');
+      if (takesOnlyEventStreams(accept)) {
         setResultProcessor(() => eventStreamRefusal(errors, worst.headers), 'text/event-stream');
         return;
       }
+      // A client that reads increments (multipart/mixed first in its Accept) and single answers too gets
+      // a request error as a single answer, in its status, as every other client does.
+      if (acceptsSingleAnswers(accept)) setResultProcessor(processRegularResult, responseMediaType(accept));
       setResult({
         ...(result as ExecutionResult),
         errors,

@@ -4,9 +4,13 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { coerceVariables } from './coerce.js';
+import { asksForIncrementalDelivery, readsIncrements, withinNodeLimit } from './incremental.js';
 import { budgetExceeded, startBudget } from './node-budget.js';
 
-type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+type Answer = ExecutionResult | AsyncIterable<ExecutionResult>;
+type Execute = (args: ExecutionArgs) => Promise<Answer> | Answer;
+
+const isAsyncIterable = (value: Answer): value is AsyncIterable<ExecutionResult> => Symbol.asyncIterator in value;
 
 interface Compiled {
   readonly operation: OperationDefinitionNode;
@@ -63,6 +67,10 @@ const COMPILE_ON_RUN = 2;
  * Each execution counts its answer's nodes against `maxNodes` (node-budget.ts, on a schema whose
  * resolvers count); one that passes it answers `data: null` and the limit's error: the operation ran
  * (a mutation's change stands), its answer is dropped.
+ *
+ * A document with `@defer` or `@stream` is never compiled: for a client that reads increments it runs on
+ * `fallback` (yoga's executor, which delivers them), each increment counted (incremental.ts); for one
+ * that does not, on graphql-js's execute, which ignores both directives and answers once.
  */
 export function createJitExecutor(maxNodes: number) {
   const documents = new WeakMap<DocumentNode, Map<string, { runs: number; compiled?: Compiled | null }>>();
@@ -84,18 +92,21 @@ export function createJitExecutor(maxNodes: number) {
     return entry.compiled;
   }
 
-  return function jitExecute(args: ExecutionArgs, fallback: Execute = execute): Promise<ExecutionResult> | ExecutionResult {
-    const compiled = args.fieldResolver || args.typeResolver ? null : compiledFor(args);
+  return function jitExecute(args: ExecutionArgs, fallback: Execute = execute): Promise<Answer> | Answer {
+    const incremental = asksForIncrementalDelivery(args.document);
+    const compiled = args.fieldResolver || args.typeResolver || incremental ? null : compiledFor(args);
     const operation = compiled ? compiled.operation : getOperationAST(args.document, args.operationName);
     const coerced = coerceVariables(args.schema, operation?.variableDefinitions ?? [], args.variableValues ?? {});
     if (coerced.errors) return { errors: coerced.errors };
     startBudget(args.contextValue, maxNodes);
-    const finish = (result: ExecutionResult) => {
+    const finish = (result: Answer): Answer => {
+      if (isAsyncIterable(result)) return withinNodeLimit(result, args.contextValue);
       const exceeded = budgetExceeded(args.contextValue);
       if (exceeded) return { data: null, errors: [exceeded] };
       return compiled ? located(result, compiled.fields) : result;
     };
-    const result = (compiled ? compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) : fallback(args)) as Promise<ExecutionResult> | ExecutionResult;
+    const run = incremental && !readsIncrements(args.contextValue) ? execute : fallback;
+    const result = (compiled ? compiled.query.query(args.rootValue, args.contextValue, coerced.coerced) : run(args)) as Promise<Answer> | Answer;
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }

@@ -44,3 +44,8 @@ export function takesOnlyEventStreams(accept: string | null): boolean {
   return asked.some((type) => matches('text/event-stream', type))
     && !asked.some((type) => REGULAR.some((regular) => matches(regular, type)));
 }
+
+/** Whether Accept names a media type of a single result (or a wildcard that covers one). */
+export function acceptsSingleAnswers(accept: string | null): boolean {
+  return askedMediaTypes(accept).some((type) => REGULAR.some((regular) => matches(regular, type)));
+}

@@ -1,4 +1,5 @@
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { OperationLimits } from '../config.js';
 import { log } from '../log.js';
@@ -106,7 +107,7 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
+    plugins: [useDeferStream(), useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
       useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins, useSocketResults()],
   });
   const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);

@@ -33,7 +33,8 @@ export function restExecutor(limits: OperationLimits): Execute {
       field = rootField(args.document);
       checked.set(args.document, field);
     }
-    const result = await execute(args);
+    // SOFA's fixed operations carry no @defer or @stream: one result.
+    const result = await execute(args) as ExecutionResult;
     const { reply, requestId } = args.contextValue as Context;
     if (result.errors) return { ...result, errors: result.errors.map((e) => classify(e, requestId)) };
     if (reply) reply.value = result.data?.[field];

@@ -1,3 +1,5 @@
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
 import './scalars.js';
 import './pet.js';
@@ -6,4 +8,5 @@ import './events.js';
 import './webhooks.js';
 import './rate-limit.js';
 
-export const schema = builder.toSchema();
+// Incremental delivery's directives, as the GraphQL-over-HTTP incremental delivery proposal defines them.
+export const schema = builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] });
