@@ -32,6 +32,8 @@ export interface ValueRules {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** A JSON Schema format the value is in (`uri`). */
+  readonly format?: string;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
   readonly nullable?: boolean;
