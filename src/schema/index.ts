@@ -5,5 +5,6 @@ import './order.js';
 import './events.js';
 import './webhooks.js';
 import './rate-limit.js';
+import './node.js';
 
 export const schema = builder.toSchema();
