@@ -91,6 +91,17 @@ describe('node and nodes', () => {
     expect(pet.nodeId).toBe(encoded(`Pet:${pet.id}`));
   });
 
+  it('gives every pet and order its nodeId wherever it is answered (lists, nested fields), compiled or not', async () => {
+    await newOrder((await newPet()).id);
+    const query = '{ pets(limit: 100) { id nodeId } orders(limit: 100) { id nodeId pet { id nodeId } } }';
+    for (const run of [1, 2]) {
+      const { data } = (await api.gql(query)).body as { data: { pets: Made[]; orders: (Made & { pet: Made })[] } };
+      expect(data.orders.length, `run ${run}`).toBeGreaterThan(0);
+      expect(data.pets.filter((p) => p.nodeId !== globalId('Pet', p.id)), `run ${run}`).toEqual([]);
+      expect(data.orders.filter((o) => o.nodeId !== globalId('Order', o.id) || o.pet.nodeId !== globalId('Pet', o.pet.id)), `run ${run}`).toEqual([]);
+    }
+  });
+
   it('answers nodes in the order asked, repeats included, a missing record null with NOT_FOUND at its place', async () => {
     const pet = await newPet();
     const order = await newOrder(pet.id);
