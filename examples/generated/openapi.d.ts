@@ -336,7 +336,10 @@ export interface components {
         NewWebhookEndpoint: {
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[] | null;
-            /** @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
+            /**
+             * Format: uri
+             * @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).
+             */
             url: string;
         };
         /** @description An order for one animal of the store. */
@@ -518,7 +521,10 @@ export interface components {
             enabled?: boolean;
             /** @description The event types sent to it; empty (or omitted) for every type. A restricted key's endpoint hears only the events of records it may read (`pets:read`, `orders:read`). */
             types?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated")[] | null;
-            /** @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three). */
+            /**
+             * Format: uri
+             * @description An absolute https URL (http where the service allows it) at a public address, no user or password, no fragment; at most 2048 characters as given and as stored, normalized (each UTF-8 byte of a non-ASCII character percent-encoded as three).
+             */
             url?: string;
         };
         /** @description RFC 9457 problem details: the error body for a client whose `Accept` asks for `application/problem+json`. */

@@ -85,6 +85,10 @@ export function orderStore(dataSource: DataSource, clock: Clock): (sql?: Prepare
       const [row] = await sql.all(GET, [id]);
       return row ? toOrder(row) : null;
     }),
+    getMany: (ids) => bounded(dataSource, async () => {
+      if (ids.length === 0) return [];
+      return (await sql.all(`SELECT ${COLUMNS} FROM orders WHERE id IN ${placeholders(ids.length)}`, ids)).map(toOrder);
+    }),
     ofPets: (petIds) => bounded(dataSource, async () => {
       if (petIds.length === 0) return [];
       return (await sql.all(`SELECT ${COLUMNS} FROM orders WHERE pet_id IN ${placeholders(petIds.length)} ORDER BY id`, petIds)).map(toOrder);

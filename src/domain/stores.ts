@@ -20,6 +20,8 @@ export interface OrderStore {
   /** In id order, after the id `after` when given. */
   list(query: { limit: number; status?: OrderStatus; after?: number }): Promise<OrderRecord[]>;
   get(id: number): Promise<OrderRecord | null>;
+  /** Many orders at once, for a batch (`nodes`): one query. */
+  getMany(ids: readonly number[]): Promise<OrderRecord[]>;
   /** The orders of many pets at once, id ascending: one query. */
   ofPets(petIds: readonly number[]): Promise<OrderRecord[]>;
   /** NOT_FOUND for an unknown pet, CONFLICT for one that is not available. */

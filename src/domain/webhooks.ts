@@ -54,8 +54,21 @@ export interface WebhookAdmin {
 /** The longest webhook URL, normalized: the size of `webhook_endpoints.url`. */
 export const WEBHOOK_URL_MAX = 2_048;
 
-/** What checkUrl enforces that JSON Schema can state, for the OpenAPI document (the rest is its description). */
-export const WEBHOOK_URL_RULES = { minLength: 1, maxLength: WEBHOOK_URL_MAX } as const;
+/**
+ * A webhook URL written out whole: an http(s) scheme in any case, `//`, an authority with no user
+ * (`@`), then a path or query, without white space, control characters, backslashes or a fragment.
+ * The URL parser alone would mend more (strip spaces, read `https:host` or `\\` as `//`); checkUrl holds
+ * every URL to this too, so that the OpenAPI document's pattern refuses nothing the service takes.
+ */
+const URL_SHAPE = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001F\\u007F-\\u009F/?#@\\\\]+(?:[/?][^\\s\\u0000-\\u001F\\u007F-\\u009F#\\\\]*)?$';
+const URL_SHAPE_PATTERN = new RegExp(URL_SHAPE, 'u');
+
+/**
+ * What checkUrl enforces that JSON Schema can state, for the OpenAPI document (the rest, where the host
+ * points and whether http is allowed, is its description). `uri` is the form it is stored in: a character
+ * RFC 3986 leaves out (non-ASCII, `"`, `<`, `{`, ...) is taken too, percent-encoded, as the description says.
+ */
+export const WEBHOOK_URL_RULES = { minLength: 1, maxLength: WEBHOOK_URL_MAX, format: 'uri', pattern: URL_SHAPE } as const;
 
 /** What checkTypes enforces that JSON Schema can state: no type twice, so at most every type once; null for every type. */
 export const WEBHOOK_TYPES_RULES = { uniqueItems: true, maxItems: EVENT_TYPES.length, nullable: true } as const;
@@ -92,6 +105,10 @@ export function checkUrl(text: string, allowHttp: boolean): URL {
   if (url.username || url.password) throw appError('BAD_REQUEST', '"url" must not carry a user name or password: authenticate by the signature');
   if (url.hash) throw appError('BAD_REQUEST', '"url" must not have a fragment');
   if (!url.hostname) throw appError('BAD_REQUEST', '"url" must name a host');
+  if (!URL_SHAPE_PATTERN.test(text)) {
+    throw appError('BAD_REQUEST', '"url" must be written out whole, as https://host/path?query: "//" after the scheme, '
+      + 'no white space, control characters, backslashes or "#"');
+  }
   // What is stored is the normalized URL, which percent-encoding can make six times as long as the input.
   if (url.href.length > WEBHOOK_URL_MAX) {
     throw appError('BAD_REQUEST', `"url" must be at most ${WEBHOOK_URL_MAX} characters once normalized (percent-encoded), and is ${url.href.length}`);

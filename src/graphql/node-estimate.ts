@@ -71,7 +71,7 @@ export interface EstimateInput {
 /**
  * The size of an answer before it exists: every field counts one node, and a list counts one per item
  * and each item's fields, an item per page (its `limit` or `first`, literal, from the variables, or its
- * default) or the list's declared size. Each fragment is counted where it is spread, measured once per
+ * default; the length of `nodes`' `ids`) or the list's declared size. Each fragment is counted where it is spread, measured once per
  * page size it is spread under, so the work is linear in the document however the fragments multiply.
  * A selection the schema does not know counts one (validation refuses it later). One estimator a schema,
  * its introspection sizes computed once.
@@ -104,11 +104,14 @@ function createEstimator(schema: GraphQLSchema) {
       const value = (v: ValueNode | undefined): unknown => {
         if (v === undefined || v.kind === Kind.NULL) return fallback;
         if (v.kind === Kind.INT) return Number(v.value);
+        // A list argument (`nodes(ids:)`) asks for as many items as it holds.
+        if (v.kind === Kind.LIST) return v.values.length;
         if (v.kind !== Kind.VARIABLE) return undefined;
         if (input.variables === undefined) return undefined;
         const variable = v.name.value;
         if (!Object.hasOwn(input.variables, variable)) return defaults.get(variable) ? value(defaults.get(variable)) : fallback;
-        return input.variables[variable] ?? fallback;
+        const given = input.variables[variable] ?? fallback;
+        return Array.isArray(given) ? given.length : given;
       };
       const size = value(given);
       return typeof size === 'number' && Number.isInteger(size) && size >= 1 ? Math.min(size, most) : most;

@@ -46,11 +46,13 @@ function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
 
 /**
  * The schema SOFA builds its routes and responses from: no subscriptions (live events are GraphQL's), no
- * field marked GRAPHQL_ONLY, no type left unreachable by their removal, and parameters decoded from text.
+ * field or interface marked GRAPHQL_ONLY, no type left unreachable by their removal, and parameters decoded from text.
  */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   return decodeNumerals(pruneSchema(mapSchema(schema, {
     [MapperKind.SUBSCRIPTION]: () => null,
     [MapperKind.COMPOSITE_FIELD]: (config) => (isGraphQLOnly(config.extensions) ? null : config),
+    // The Node interface, whose one field is GraphQL's: left, it would be an interface without fields.
+    [MapperKind.INTERFACE_TYPE]: (type) => (isGraphQLOnly(type.extensions) ? null : type),
   })));
 }

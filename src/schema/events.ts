@@ -24,7 +24,7 @@ const PetEventType = builder.objectRef<PetEvent>('PetEvent').implement({
     id: t.expose('id', { type: 'SafeInt', description: ID_DESCRIPTION }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
     kind: t.expose('kind', { type: ChangeKindEnum, description: KIND_DESCRIPTION }),
-    pet: t.expose('pet', { type: Pet }),
+    pet: t.expose('pet', { type: Pet, description: 'The animal after the change (as it was, when deleted).' }),
   }),
 });
 
@@ -34,7 +34,7 @@ const OrderEventType = builder.objectRef<OrderEvent>('OrderEvent').implement({
     id: t.expose('id', { type: 'SafeInt', description: ID_DESCRIPTION }),
     occurredAt: t.field({ type: 'DateTime', description: 'When the change was made.', resolve: occurredAt }),
     kind: t.expose('kind', { type: ChangeKindEnum, description: KIND_DESCRIPTION }),
-    order: t.expose('order', { type: Order }),
+    order: t.expose('order', { type: Order, description: 'The order after the change.' }),
   }),
 });
 

@@ -32,6 +32,8 @@ export interface ValueRules {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** A JSON Schema format the value is in (`uri`). */
+  readonly format?: string;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
   readonly nullable?: boolean;
@@ -57,7 +59,7 @@ export const scopesOf = (extensions: Readonly<Record<string, unknown>> | null | 
 /**
  * How many items a list field may return, for the operation's size estimate (graphql/node-estimate.ts),
  * after the IBM GraphQL cost directive's `@listSize`: the `slicingArgument`'s value when the operation
- * gives it (or its default), at most `assumedSize`; `assumedSize` alone for a list no argument bounds.
+ * gives it (or its default; a list argument's length), at most `assumedSize`; `assumedSize` alone for a list no argument bounds.
  * `sizedFields`: the list is a child of the field (a connection's `edges`), not the field itself.
  */
 export interface ListSize {

@@ -2,6 +2,7 @@ import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/ord
 import type { OrderChange as Changed } from '../domain/stores.js';
 import { builder, type Context } from './builder.js';
 import { GRAPHQL_ONLY, needs } from './extensions.js';
+import { NodeRef } from './node-interface.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
@@ -17,6 +18,7 @@ const OrderStatusEnum = statusEnum<OrderStatus>('OrderStatus', 'Where an order s
 
 Order.implement({
   description: 'An order for one animal of the store.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: 'Unique identifier, assigned by the service.' }),
     petId: t.expose('petId', { type: 'SafeInt', description: 'The animal ordered.' }),

@@ -1,6 +1,7 @@
 import { checkName, checkPetChange, NAME_MAX_CHARACTERS, NAME_RULES, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
 import { GRAPHQL_ONLY, listSize, needs, valueRules, type FieldLifecycle } from './extensions.js';
+import { NodeRef } from './node-interface.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
 import { statusEnum } from './status-enum.js';
@@ -15,6 +16,7 @@ const PetStatusEnum = statusEnum<PetStatus>('PetStatus', 'Availability status of
 
 Pet.implement({
   description: 'An animal of the store: every field of NewPet plus the `id` the service assigned.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.expose('id', { type: 'SafeInt', description: 'Unique identifier, assigned by the service on creation.' }),
     name: t.exposeString('name', { description: 'The animal\'s name.' }),

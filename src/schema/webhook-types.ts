@@ -5,6 +5,7 @@ import { WEBHOOK_TYPES_RULES, WEBHOOK_URL_MAX, WEBHOOK_URL_RULES } from '../doma
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
 import { listSize, valueRules } from './extensions.js';
+import { NodeRef } from './node-interface.js';
 import { statusEnum } from './status-enum.js';
 
 /** The webhook types of the schema (endpoints, deliveries, their inputs), and who may see them: webhooks.ts roots them. */
@@ -58,6 +59,9 @@ const endpointFields = (t: PothosSchemaTypes.ObjectFieldBuilder<Schema, WebhookE
 
 export const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   description: 'Where your key\'s events are sent: a POST of each event to the URL, signed as Standard Webhooks says.',
+  // CreatedWebhookEndpoint is the same record with its secret: as a Node of its own type, a Relay store
+  // would hold one global id under two types.
+  interfaces: [NodeRef],
   fields: endpointFields,
 });
 

@@ -105,6 +105,9 @@ describe('managing webhook endpoints', () => {
       [{ url: 'ftp://example.com/' }, /"url" must use https or http, got ftp/],
       [{ url: 'https://user:pw@example.com/' }, /user name or password/],
       [{ url: `https://example.com/${'a'.repeat(2_100)}` }, /at most 2048 characters/],
+      // What the URL parser would mend, the OpenAPI document's pattern refuses, and so does the service.
+      [{ url: 'https:example.com/' }, /"url" must be written out whole/],
+      [{ url: ' https://example.com/' }, /"url" must be written out whole/],
       [{ url: 'https://example.com/', types: ['pet.sold'] }, /Expected an event type/],
       [{ url: 'https://example.com/', types: ['pet.created', 'pet.created'] }, /names an event type twice/],
       [{ url: 'https://example.com/', secret: 'mine' }, /secret/],

@@ -50,6 +50,16 @@ describe('the node estimate', () => {
     expect(estimateOf(parse(query))).toBe(1 + 100 * 2);
   });
 
+  it('counts nodes(ids:) by the ids it holds, literal or from the variables, at most 100', () => {
+    expect(estimate('{ nodes(ids: ["a", "b", "c"]) { nodeId } }')).toBe(1 + 3 * 2);
+    const query = 'query ($ids: [ID!]!) { nodes(ids: $ids) { nodeId ... on Pet { name } } }';
+    // Each item counts the selection of every type it may be (here a Pet's two fields and nodeId).
+    expect(estimate(query, { ids: ['a', 'b', 'c', 'd', 'e'] })).toBe(1 + 5 * 3);
+    expect(estimate(query, { ids: Array.from({ length: 250 }, () => 'a') })).toBe(1 + 100 * 3);
+    expect(estimateOf(parse(query))).toBe(1 + 100 * 3);
+    expect(estimate('{ node(id: "a") { nodeId ... on Order { pet { name } } } }')).toBe(1 + 1 + 2);
+  });
+
   it('bounds GraphiQL\'s introspection query from the schema\'s own sizes, above its real answer', async () => {
     const answer = await execute({ schema, document: parse(GRAPHIQL) });
     const nodes = estimate(GRAPHIQL);

@@ -1,8 +1,10 @@
 import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { getNamedType, isNonNullType, isObjectType } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { openApiJson } from '../../src/documents.js';
+import { checkUrl } from '../../src/domain/webhooks.js';
 import { schema } from '../../src/schema/index.js';
 
 type Schema = OpenAPIV3.SchemaObject;
@@ -11,8 +13,12 @@ const doc = JSON.parse(openApiJson(schema)) as OpenAPIV3.Document;
 const schemas = doc.components!.schemas as Record<string, Schema>;
 const property = (type: string, name: string) => schemas[type]!.properties![name] as Schema;
 
-/** AJV reads OpenAPI 3.0's `nullable` as the 3.0.3 wording does: beside a `type`, nowhere else. */
+// ajv-formats is CommonJS: depending on the loader, its plugin is the default export or that export's `default`.
+const addFormats: typeof formats.default = typeof formats === 'function' ? formats : (formats as unknown as { default: typeof formats.default }).default;
+
+/** AJV reads OpenAPI 3.0's `nullable` as the 3.0.3 wording does: beside a `type`, nowhere else; formats are checked, as a client's validator would. */
 const ajv = new Ajv({ strict: false, validateSchema: false });
+addFormats(ajv);
 ajv.addSchema(doc as object, 'openapi.json');
 function validates(type: string, value: unknown): boolean {
   return ajv.validate({ $ref: `openapi.json#/components/schemas/${type}` }, value) as boolean;
@@ -76,6 +82,25 @@ describe('the OpenAPI document states every limit the service enforces', () => {
       expect(validates(type, { url: `https://e.example/${'a'.repeat(2048)}` })).toBe(false);
       expect(validates(type, { url: 'https://e.example/', types: null })).toBe(true);
     }
+  });
+
+  // Spectral's OWASP rule api4:2023-string-restricted: a string input says what it may hold.
+  it.each([
+    'https://hooks.example.com/in', 'HTTPS://Hooks.Example.com', 'http://93.184.215.14:8080/a/b?x=1&y=%20', 'https://[2606:4700::1]/in', 'https://e.example/p@q',
+  ])('lets a webhook\'s url be %s, an absolute URL the service takes', (url) => {
+    for (const type of ['NewWebhookEndpoint', 'WebhookEndpointChange']) {
+      expect(property(type, 'url')).toMatchObject({ format: 'uri', pattern: expect.any(String) });
+      expect(validates(type, { url }), type).toBe(true);
+      expect(() => checkUrl(url, true)).not.toThrow();
+    }
+  });
+
+  it.each([
+    'hooks.example.com/in', '/in', 'ftp://e.example/', 'https:e.example/in', 'https:\\\\e.example\\in', ' https://e.example/', 'https://e.example/in\n',
+    'https://e.example/a b', 'https://user:pw@e.example/', 'https://@e.example/', 'https://e.example/#', 'https://e.example/#top',
+  ])('refuses %j as a webhook\'s url, in the document as in the service', (url) => {
+    for (const type of ['NewWebhookEndpoint', 'WebhookEndpointChange']) expect(validates(type, { url }), type).toBe(false);
+    expect(() => checkUrl(url, true)).toThrow(/"url"/);
   });
 });
 

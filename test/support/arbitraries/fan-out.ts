@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+import { globalId } from '../../../src/domain/global-ids.js';
 
 /**
  * GraphQL documents that fan out: lists aliased at every level, inline or through fragments spread
- * several times, nested through the store (Pet.orders, Order.pet, connections) and introspection
- * (types, fields, args, …). Most are far past the node limit; some are within it and run.
+ * several times, nested through the store (Pet.orders, Order.pet, connections, `nodes` of pets) and
+ * introspection (types, fields, args, …). Most are far past the node limit; some are within it and run.
  */
 
 /** Each type's plain fields and the fields that lead to another type (with their arguments, if any). */
@@ -24,8 +25,16 @@ const GRAPH: Record<string, { leaves: string[]; children: [field: string, type: 
   __Directive: { leaves: ['name', 'locations'], children: [['args', '__InputValue']] },
 };
 
-const ROOTS: [field: (size: string) => string, type: string][] = [
+/**
+ * `nodes` of as many pets as the page size, written out (its ids are no Int variable): the animals 1 to 20
+ * the property's fresh store holds, over again, so that every one is answered.
+ */
+const petIds = (size: string) => Array.from({ length: /^\d+$/.test(size) ? Number(size) : 100 }, (_, i) => `"${globalId('Pet', (i % 20) + 1)}"`).join(' ');
+
+/** Each root field, the type its selection is on, and whether that selection goes in an inline fragment (a Node's). */
+const ROOTS: [field: (size: string) => string, type: string, inline?: boolean][] = [
   [(size) => `pets(limit: ${size})`, 'Pet'],
+  [(size) => `nodes(ids: [${petIds(size)}])`, 'Pet', true],
   [(size) => `orders(limit: ${size})`, 'Order'],
   [(size) => `petsConnection(first: ${size})`, 'PetConnection'],
   [() => '__schema', '__Schema'],
@@ -78,9 +87,10 @@ export const fanOut: fc.Arbitrary<FanOut> = fc.array(fc.record({
   .map((roots) => {
     const fragments: string[] = [];
     const variables: Record<string, unknown> = {};
-    const fields = roots.flatMap(({ root: [field], aliases, size, variable, selection }, r) => {
+    const fields = roots.flatMap(({ root: [field, type, inline], aliases, size, variable, selection }, r) => {
       if (variable) variables[`n${r}`] = size;
-      const body = render(selection, fragments);
+      const rendered = render(selection, fragments);
+      const body = inline ? `... on ${type} { ${rendered} }` : rendered;
       return Array.from({ length: aliases }, (_, i) => `r${r}_${i}: ${field(variable ? `$n${r}` : String(size))} { ${body} }`);
     });
     const used = Object.keys(variables).filter((name) => fields.some((f) => f.includes(`$${name}`)));

@@ -25,6 +25,7 @@ const VALID = [
   'query Hooks($id: SafeInt!) { webhookEndpoints { id } webhookEndpoint(endpointId: $id) { url } webhookDeliveries(endpointId: $id) { id status } }',
   'mutation Ping($id: SafeInt!, $from: SafeInt!) { testWebhookEndpoint(endpointId: $id) { id } redeliverWebhook(endpointId: $id, deliveryId: $from) { id } }',
   'query Feed($from: SafeInt, $limit: Int, $type: EventType) { events(after: $from, limit: $limit, type: $type) { id type occurredAt pet { id } order { id pet { id } } } }',
+  'query Node($id: ID!, $ids: [ID!]!) { node(id: $id) { nodeId ... on Pet { name orders { nodeId } } } nodes(ids: $ids) { __typename ... on Order { pet { nodeId } } ... on WebhookEndpoint { url } } }',
 ];
 
 /** One edit to a document: a character inserted, deleted or replaced, or two documents spliced. */
@@ -62,6 +63,8 @@ export const graphqlVariables = fc.oneof(
     after: fc.oneof(oddText, fc.constantFrom('eyJsIjoicGV0cyIsInMiOm51bGwsImEiOjJ9.-0PmWNJ1JjL5fmSpJcrIfQ', '.', 'a.b')),
     from: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 30 }), fc.constantFrom(2 ** 53, 2 ** 53 - 1), oddText),
     type: fc.oneof(fc.constantFrom('pet.created', 'order.updated', 'pet.sold', 'PET_CREATED'), oddText, anyJson),
+    // Global ids: of each type (Pet:1, Order:1, WebhookEndpoint:1, Dog:1), odd text, and lists past the cap of 100.
+    ids: fc.oneof(fc.array(fc.oneof(fc.constantFrom('UGV0OjE', 'T3JkZXI6MQ', 'V2ViaG9va0VuZHBvaW50OjE', 'RG9nOjE'), oddText), { maxLength: 120 }), anyJson),
   }, { requiredKeys: [] }),
   anyJson,
 );
@@ -70,6 +73,6 @@ export const graphqlVariables = fc.oneof(
 export const graphqlBody = fc.record({
   query: fc.oneof({ weight: 9, arbitrary: graphqlDocument }, { weight: 1, arbitrary: anyJson }),
   variables: graphqlVariables,
-  operationName: fc.oneof(fc.constantFrom('List', 'One', 'Create', 'Q', 'Nope', '', 'Orders', 'Place', 'Move', 'Change', 'Remove', 'Watch'), anyJson),
+  operationName: fc.oneof(fc.constantFrom('List', 'One', 'Create', 'Q', 'Nope', '', 'Orders', 'Place', 'Move', 'Change', 'Remove', 'Watch', 'Node'), anyJson),
   extensions: anyJson,
 }, { requiredKeys: ['query'] });
