@@ -1,18 +1,18 @@
-import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql, split } from '@apollo/client';
+import { ApolloClient, InMemoryCache, gql as apolloGql } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { getMainDefinition } from '@apollo/client/utilities';
-import { cacheExchange } from '@urql/exchange-graphcache';
-import { Client, gql as urqlGql, subscriptionExchange } from '@urql/core';
+import { gql as urqlGql } from '@urql/core';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { apolloClient } from '../../examples/frontend-apollo.js';
+import { urqlClient } from '../../examples/frontend-urql.js';
 import { startPair, type TestServer } from '../support/server.js';
 
 /**
- * The WebSocket transport as frontend teams set it up (docs/frontend.md): Apollo Client 4 with
- * GraphQLWsLink for subscriptions beside its HttpLink, and urql with graphcache sending every operation
- * over graphql-ws. Two instances share one store (and Redis, on MySQL): a subscriber on one hears a write
+ * The setups docs/frontend.md shows (examples/frontend-*.ts), run against the service: Apollo Client 4
+ * with GraphQLWsLink for subscriptions beside its HttpLink, and urql with graphcache sending every
+ * operation over graphql-ws. Two instances share one store (and Redis, on MySQL): a subscriber on one hears a write
  * made through the other, as behind a load balancer.
  */
 let a: TestServer;
@@ -45,20 +45,17 @@ function first<T>(source: { subscribe(observer: { next(value: T): void; error(er
   });
 }
 
-describe('Apollo Client 4: GraphQLWsLink for subscriptions, HttpLink for the rest', () => {
-  function apollo(api: TestServer, authorization: string) {
-    const ws = new GraphQLWsLink(graphqlWs(api, authorization));
-    const http = new HttpLink({ uri: `${api.url}/graphql`, headers: { authorization } });
-    const link = split(({ query }) => {
-      const definition = getMainDefinition(query);
-      return definition.kind === 'OperationDefinition' && definition.operation === 'subscription';
-    }, ws, http);
-    return { client: new ApolloClient({ link, cache: new InMemoryCache() }), ws: new ApolloClient({ link: ws, cache: new InMemoryCache() }) };
-  }
+describe('Apollo Client 4, as examples/frontend-apollo.ts sets it up', () => {
+  const keyOf = (api: TestServer) => api.headers.authorization!.replace('Bearer ', '');
+  const apollo = (api: TestServer) => {
+    const made = apolloClient({ url: api.url, key: keyOf(api), webSocketImpl: WebSocket });
+    sockets.push(made.sockets);
+    return made.client;
+  };
 
-  it('hears, on one instance, the animals created through the other', async () => {
-    const { client } = apollo(a, a.headers.authorization!);
-    const other = apollo(b, b.headers.authorization!).client;
+  it('hears over its WebSocket, on one instance, the animals created over HTTP through the other', async () => {
+    const client = apollo(a);
+    const other = apollo(b);
     const heard = first<{ data?: { petChanged: { kind: string; pet: { name: string } } } }>(
       client.subscribe({ query: apolloGql('subscription { petChanged { kind pet { id name } } }') }), 2);
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -68,8 +65,13 @@ describe('Apollo Client 4: GraphQLWsLink for subscriptions, HttpLink for the res
     expect((await heard).map(({ data }) => [data!.petChanged.kind, data!.petChanged.pet.name])).toEqual([['CREATED', 'Apollo-1'], ['CREATED', 'Apollo-2']]);
   });
 
-  it('runs queries over the socket too, and reads a refusal as a GraphQL error with its code', async () => {
-    const { ws } = apollo(a, a.headers.authorization!);
+  it('reads a deferred fragment into its answer', async () => {
+    const { data } = await apollo(a).query({ query: apolloGql('query Deferred { pets(limit: 2) { id ... @defer { name } } }'), fetchPolicy: 'network-only' });
+    expect((data as { pets: { name: string }[] }).pets.every((pet) => typeof pet.name === 'string')).toBe(true);
+  });
+
+  it('runs queries over the socket too (GraphQLWsLink alone), and reads a refusal as a GraphQL error with its code', async () => {
+    const ws = new ApolloClient({ link: new GraphQLWsLink(graphqlWs(a, a.headers.authorization!)), cache: new InMemoryCache() });
     const { data } = await ws.query({ query: apolloGql('{ rateLimit { plan } }'), fetchPolicy: 'network-only' });
     expect(data).toEqual({ rateLimit: { __typename: 'RateLimit', plan: 'enterprise' } });
     const refused = await ws.query({ query: apolloGql('{ pets(limit: 0) { id } }'), fetchPolicy: 'network-only' }).catch((error: unknown) => error);
@@ -78,21 +80,10 @@ describe('Apollo Client 4: GraphQLWsLink for subscriptions, HttpLink for the res
   });
 });
 
-describe('urql with graphcache, every operation over graphql-ws', () => {
+describe('urql with graphcache, every operation over graphql-ws, as examples/frontend-urql.ts sets it up', () => {
   it('sees a mutation\'s result in its normalized cache without a refetch, and hears subscriptions', async () => {
-    const socket = graphqlWs(a, a.headers.authorization!);
-    const client = new Client({
-      url: `${a.url}/graphql`,
-      exchanges: [
-        cacheExchange({ keys: { RateLimit: () => null, RateLimitWindow: () => null } }),
-        subscriptionExchange({
-          enableAllOperations: true,
-          forwardSubscription: (request) => ({
-            subscribe: (sink) => ({ unsubscribe: socket.subscribe({ ...request, query: request.query ?? '' }, sink) }),
-          }),
-        }),
-      ],
-    });
+    const { client, sockets: socket } = urqlClient({ url: a.url, key: a.headers.authorization!.replace('Bearer ', ''), webSocketImpl: WebSocket });
+    sockets.push(socket);
     const created = await client.mutation(urqlGql('mutation { createPet(input: {name: "Urql", categoryId: 1}) { id name status } }'), {}).toPromise();
     expect(created.error).toBeUndefined();
     const { id } = created.data.createPet;

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { until as waitFor } from '../scale/lab/redis-cluster.js';
+import { wsSubscriber } from './ws-subscriber.js';
 import { sleep } from '../support/time.js';
 import {
   auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors,
@@ -120,7 +121,8 @@ try {
   const failovers = await watchFailovers(d.redis.settings, SENTINEL_MASTER);
   failoverWatch = failovers;
   const feed: FeedEvent[] = [];
-  const streams = [{ seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }];
+  // Two subscribers over Server-Sent Events, one over a WebSocket (through HAProxy too).
+  const streams = [{ seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }, { seen: [] as number[], times: [] as number[] }];
   const reconnections: number[] = [];
   const calls: LimitedCall[] = [];
   const updates: UpdateRecord[] = [];
@@ -139,8 +141,9 @@ try {
     writers,
     ...[1, 2].map(() => graphqlReader(d.url, readerKey, until, log)),
     feedReader(d.url, readerKey, writers, log, feed),
-    ...streams.map(async ({ seen, times }) => {
-      reconnections.push((await subscriber(d.url, readerKey, writers, seen, times, !broken.has('no-resume'))).reconnections);
+    ...streams.map(async ({ seen, times }, n) => {
+      const subscribe = n === 2 ? wsSubscriber : subscriber;
+      reconnections.push((await subscribe(d.url, readerKey, writers, seen, times, !broken.has('no-resume'))).reconnections);
     }),
     ...greedy('rest', restGreedy), ...greedy('graphql', graphqlGreedy),
     sampleRss(d, until, rss),
