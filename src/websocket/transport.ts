@@ -122,6 +122,12 @@ export function createWebSocketTransport(options: WebSocketOptions) {
       onMessage: (deliver) => socket.on('message', (data, isBinary) => {
         if (!guard.admit()) return;
         deliver(isBinary ? '' : String(data)).catch((error: unknown) => {
+          // A message of a type only the server sends (next, error, connection_ack) is valid JSON of the
+          // protocol, which graphql-ws then refuses by throwing: the client's mistake, not ours.
+          if (error instanceof Error && error.message.startsWith('Unexpected message of type')) {
+            socket.close(CloseCode.BadRequest, reasonOf(error.message));
+            return;
+          }
           log.error({ err: error }, 'a WebSocket message could not be handled');
           socket.close(CloseCode.InternalServerError, 'Internal error');
         });

@@ -53,13 +53,20 @@ describe('the key, at connection_init', () => {
     expect((await raw.closes).code).toBe(4406);
   });
 
-  it('closes a socket that subscribes before connection_init: 4401; one that sends a message that is no JSON: 4400', async () => {
+  it('closes a socket that subscribes before connection_init: 4401; one that sends what is no message of a client: 4400', async () => {
     const early = await rawSocket(api.url);
     early.send({ id: '1', type: 'subscribe', payload: { query: '{ __typename }' } });
     expect((await early.closes).code).toBe(4401);
     const garbled = await rawSocket(api.url);
     garbled.send('{not json');
     expect((await garbled.closes).code).toBe(4400);
+    // A message only the server sends (found by the property test: it was a 4500 before).
+    const { key } = await fresh();
+    const backwards = await rawSocket(api.url);
+    backwards.send({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } });
+    await backwards.receive((m) => m.type === 'connection_ack');
+    backwards.send({ id: 'x', type: 'next', payload: { data: {} } });
+    expect(await backwards.closes).toEqual({ code: 4400, reason: 'Unexpected message of type next received' });
   });
 
   it('ends the socket of a key revoked meanwhile, within the key cache\'s TTL: 4403', async () => {

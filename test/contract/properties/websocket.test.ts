@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STATUS, type ErrorCode } from '../../../src/errors.js';
+import { graphqlBody } from '../../support/arbitraries/graphql.js';
+import { FUZZ_RUNS, fuzzParameters } from '../../support/fuzz.js';
+import { fuzzTarget } from '../../support/fuzz-target.js';
+import { rawSocket } from '../../support/websocket.js';
+
+const target = fuzzTarget();
+
+/** The close codes a socket may end with here: ours (the test's), and the protocol's answers to bad messages. */
+const EXPECTED_CLOSES = new Set([1000, 1005, 1008, 1009, 4400, 4401, 4409, 4429]);
+
+const checkErrors = (errors: unknown, context: string) => {
+  expect(Array.isArray(errors), context).toBe(true);
+  for (const error of errors as { message?: unknown; extensions?: { code?: string; status?: number } }[]) {
+    expect(typeof error.message, context).toBe('string');
+    const code = error.extensions?.code as ErrorCode;
+    expect(Object.hasOwn(STATUS, code), context).toBe(true);
+    expect(error.extensions?.status, context).toBe(STATUS[code]);
+  }
+};
+
+/**
+ * Any operation, and any message, over a WebSocket: a socket of its own per case (a case sends at most
+ * three messages, far below the flood limit), its key checked at connection_init. Every answer is the
+ * protocol's (`next` then `complete`, or `error`), every error one of our codes with its status; the
+ * socket never closes for a failure of ours (4500, 1011) nor drops (1006); a pet is written only when
+ * one is returned. An eighth of FUZZ_RUNS: each case opens a socket.
+ */
+describe('GraphQL over WebSocket, any message (property)', () => {
+  it('answers each by the protocol, with our codes, never failing itself, and writes a pet only when one is returned', async () => {
+    const message = fc.oneof(
+      { weight: 8, arbitrary: graphqlBody.map((payload) => ({ id: 'op', type: 'subscribe', payload })) },
+      { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
+      { weight: 1, arbitrary: fc.record({ id: fc.oneof(fc.constant('op'), fc.string()), type: fc.constantFrom('subscribe', 'complete', 'ping', 'pong', 'next', 'connection_init', 'nope'), payload: fc.jsonValue() }) },
+    );
+    await fc.assert(fc.asyncProperty(message, async (sent) => {
+      const before = await target.pets.count();
+      const raw = await rawSocket(target.api.url);
+      raw.send({ type: 'connection_init', payload: { authorization: `Bearer ${target.key}` } });
+      await raw.receive((m) => m.type === 'connection_ack');
+      raw.send(sent);
+      const context = `${JSON.stringify(sent).slice(0, 2_000)} → ${JSON.stringify(raw.messages).slice(0, 500)}`;
+      // An answer to the operation, or the socket closed by the protocol; a subscription that streams is completed by us.
+      const settled = await Promise.race([
+        raw.closes.then((closed) => ({ closed })),
+        raw.receive((m) => m.id === 'op' && (m.type === 'complete' || m.type === 'error'), 5_000).then(() => ({ answered: true }), () => ({ waiting: true })),
+      ]);
+      if ('waiting' in settled && raw.socket.readyState === raw.socket.OPEN) raw.send({ id: 'op', type: 'complete' });
+      raw.socket.close(1000);
+      const closed = await raw.closes;
+      expect(EXPECTED_CLOSES.has(closed.code), `${context} closed ${closed.code} ${closed.reason}`).toBe(true);
+      let created = 0;
+      for (const m of raw.messages.filter((m) => m.id === 'op')) {
+        if (m.type === 'error') checkErrors(m.payload, context);
+        if (m.type === 'next' && m.payload.errors) checkErrors(m.payload.errors, context);
+        if (m.type === 'next' && m.payload.data?.createPet) created += 1;
+        if (m.type === 'next' && m.payload.data?.deletePet) created -= 1;
+      }
+      expect(await target.pets.count(), context).toBe(before + created);
+    }), { ...fuzzParameters, numRuns: Math.max(50, Math.ceil(FUZZ_RUNS / 8)) });
+  }, 600_000);
+
+  it('then answers a valid operation over a new socket', async () => {
+    const raw = await rawSocket(target.api.url);
+    raw.send({ type: 'connection_init', payload: { authorization: `Bearer ${target.key}` } });
+    await raw.receive((m) => m.type === 'connection_ack');
+    raw.send({ id: '1', type: 'subscribe', payload: { query: '{ rateLimit { plan } }' } });
+    expect((await raw.receive((m) => m.id === '1' && m.type === 'next')).payload).toEqual({ data: { rateLimit: { plan: 'enterprise' } } });
+    raw.socket.close(1000);
+  });
+});
