@@ -56,7 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     operationLimits: {
       maxRootFields: get('GRAPHQL_MAX_ROOT_FIELDS'), maxDepth: get('GRAPHQL_MAX_DEPTH'), maxTokens: get('GRAPHQL_MAX_TOKENS'),
-      maxDirectives: get('GRAPHQL_MAX_DIRECTIVES'), maxNodes: get('GRAPHQL_MAX_NODES'),
+      maxDirectives: get('GRAPHQL_MAX_DIRECTIVES'), maxNodes: get('GRAPHQL_MAX_NODES'), maxBatch: get('GRAPHQL_BATCH_LIMIT'),
+    },
+    persistedDocuments: {
+      mode: get('GRAPHQL_DOCUMENTS'), manifestFile: get('PERSISTED_DOCUMENTS_FILE'),
+      ttlSeconds: get('PERSISTED_QUERIES_TTL_SECONDS'), perKey: get('PERSISTED_QUERIES_PER_KEY'),
     },
     http,
     tracing: tracingConfig(env, problems),
