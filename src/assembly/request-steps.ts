@@ -68,7 +68,8 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
       rest.useOf(endpoint) ?? (call && combinedUse(call.operations.map(({ document, params }) => uses.ofOperation(document, params.operationName))))),
     useDeprecations(deprecatedCalls, metrics.deprecatedCalls),
     // Once the request may run: a document sent with its hash is kept for the hash alone next time.
-    traced(useRegistration(shared.documents, ({ caller }) => (caller?.kind === 'key' ? caller.key.id : undefined)), 'persisted documents'),
+    // Not a traced step: most requests register nothing, and its Redis calls have spans of their own.
+    useRegistration(shared.documents, ({ caller }) => (caller?.kind === 'key' ? caller.key.id : undefined)),
     useStreams({
       slots: shared.streamSlots,
       perKey: config.subscriptionsPerKey,
