@@ -1,5 +1,7 @@
 import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { Client, fetchExchange, gql as urqlGql } from '@urql/core';
+import { persistedExchange } from '@urql/exchange-persisted';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,6 +151,36 @@ describe('Apollo Client 4 with createPersistedQueryLink (sha256 from node:crypto
     expect(again.data).toEqual(first.data);
     expect(sent.slice(2).map(({ method, status }) => [method, status])).toEqual([[useGET ? 'GET' : 'POST', 200]]);
     expect(sentText(sent[2]!)).toBe(false);
+  });
+});
+
+describe('urql with persistedExchange (@urql/exchange-persisted)', () => {
+  let api: TestServer;
+  beforeAll(async () => { api = await startServer(); });
+  afterAll(async () => { await api?.close(); });
+
+  it.each([false, true])('sends the hash, then the text on a miss, then the hash alone (preferGetForPersistedQueries: %s)', async (preferGet) => {
+    const sent: { method: string; status: number }[] = [];
+    const client = () => new Client({
+      url: `${api.url}/graphql`,
+      exchanges: [persistedExchange({ generateHash: async (text) => sha256(text), preferGetForPersistedQueries: preferGet }), fetchExchange],
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        sent.push({ method: init?.method ?? 'GET', status: response.status });
+        return response;
+      },
+      fetchOptions: { headers: api.headers },
+      requestPolicy: 'network-only',
+    });
+    const query = urqlGql(`query Urql${preferGet ? 'Get' : 'Post'}${randomBytes(4).toString('hex')} { pets(limit: 2) { id name } }`);
+    const first = await client().query(query, {}).toPromise();
+    expect(first.error).toBeUndefined();
+    expect(first.data).toEqual({ pets: expect.any(Array) });
+    const again = await client().query(query, {}).toPromise();
+    expect(again.data).toEqual(first.data);
+    // urql sends the text the way it sent the hash (a GET while it fits in a URL).
+    const method = preferGet ? 'GET' : 'POST';
+    expect(sent).toEqual([{ method, status: 404 }, { method, status: 200 }, { method, status: 200 }]);
   });
 });
 
