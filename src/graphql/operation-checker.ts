@@ -22,7 +22,7 @@ export interface PreparedDocument {
  * would have kept over 500 MB (the fan-out property test ran the 128 MB process out of memory so).
  */
 const CACHE_ENTRIES = 1_000;
-export const CACHEABLE_LENGTH = 8 * 1024;
+const CACHEABLE_LENGTH = 8 * 1024;
 const CACHE_CHARACTERS = 128 * 1024;
 
 /**

@@ -2,7 +2,7 @@ import { appError } from '../errors.js';
 import type { DocumentMode } from '../settings/declarations.js';
 import { documentKey, persistedQueryHash, sha256Hex } from './document-ids.js';
 import type { Manifest } from './manifest.js';
-import { CACHEABLE_LENGTH, type PreparedDocument } from './operation-checker.js';
+import type { PreparedDocument } from './operation-checker.js';
 import type { GraphQLParams, SentParams } from './params.js';
 import type { RegisteredDocuments } from './registered-documents.js';
 
@@ -56,7 +56,7 @@ export function documentResolver(manifest: Manifest, registered: RegisteredDocum
       }
       if (prepared) return run(prepared.text, prepared);
       if (mode === 'registered') throw required();
-      return { ...run(query), ...(query.length <= CACHEABLE_LENGTH ? { register: { hash, text: query } } : {}) };
+      return { ...run(query), register: { hash, text: query } };
     }
     if (query === undefined) throw appError('BAD_REQUEST', 'Send the operation as a non-empty string in "query", or a registered document by "documentId"');
     if (mode === 'any') return run(query);

@@ -2,8 +2,11 @@ import type { Clock } from '../clock.js';
 import type { RedisClient } from '../redis/clients.js';
 import type { Deadline, FallbackReport } from '../redis/deadline.js';
 
-/** What became of a registration: stored now, stored before, or refused by the key's quota. */
-export type Registration = 'stored' | 'known' | 'over-quota';
+/** What became of a registration: stored now, stored before, refused by the key's quota or by its size. */
+export type Registration = 'stored' | 'known' | 'over-quota' | 'too-large';
+
+/** The largest document registered: what the parse cache keeps too (operation-checker.ts). */
+export const MAX_REGISTERED_LENGTH = 8 * 1024;
 
 /**
  * Automatic persisted queries: documents a client registered by sending their text with their SHA-256,
@@ -31,7 +34,15 @@ export interface RegisteredOptions {
 const LOCAL_ENTRIES = 1_000;
 const LOCAL_CHARACTERS = 2 * 1024 * 1024;
 
-export function registeredDocuments({ ttlSeconds, perKey, clock, redis }: RegisteredOptions): RegisteredDocuments {
+export function registeredDocuments(options: RegisteredOptions): RegisteredDocuments {
+  const store = documentStore(options);
+  return {
+    find: store.find,
+    register: async (hash, text, keyId) => (text.length > MAX_REGISTERED_LENGTH ? 'too-large' : store.register(hash, text, keyId)),
+  };
+}
+
+function documentStore({ ttlSeconds, perKey, clock, redis }: RegisteredOptions): RegisteredDocuments {
   const local = new Map<string, { text: string; until: number }>();
   let characters = 0;
   const quotas = new Map<number, { used: number; until: number }>();

@@ -98,7 +98,7 @@ describe('automatic persisted queries', () => {
     expect(over.status).toBe(200);
     expect(over.body).toEqual({
       data: { pets: expect.any(Array) },
-      extensions: { warnings: [{ code: 'PERSISTED_QUERY_NOT_REGISTERED', message: expect.stringContaining(sha256(texts[3]!)), sha256Hash: sha256(texts[3]!) }] },
+      extensions: { warnings: [{ code: 'PERSISTED_QUERY_NOT_REGISTERED', message: `The document ${sha256(texts[3]!)} was not registered: this key has registered as many documents as it may for now; it ran from its text`, sha256Hash: sha256(texts[3]!) }] },
     });
     expectRefusal(await post(api, { extensions: persisted(texts[3]!) }, auth), 404, 'PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound');
     // A document already registered (by any key) costs no registration.
@@ -107,6 +107,16 @@ describe('automatic persisted queries', () => {
     const other = await api.newKey('free');
     expect((await post(api, { query: texts[3], extensions: persisted(texts[3]!) }, other.auth)).body).not.toHaveProperty('extensions');
     expect((await post(api, { extensions: persisted(texts[3]!) }, auth)).status).toBe(200);
+  });
+
+  it('registers no document longer than 8 KB: it runs from its text, with a warning', async () => {
+    const long = `query Long { a${'x'.repeat(8_200)}: pets(limit: 1) { id } }`;
+    const ran = await post(api, { query: long, extensions: persisted(long) });
+    expect(ran.status).toBe(200);
+    expect(ran.body).toMatchObject({ extensions: { warnings: [{
+      code: 'PERSISTED_QUERY_NOT_REGISTERED', message: `The document ${sha256(long)} was not registered: it is longer than 8,192 characters; it ran from its text`,
+    }] } });
+    expectRefusal(await post(api, { extensions: persisted(long) }), 404, 'PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound');
   });
 
   it('registers nothing for a request without a valid key: 401 first, and the hash stays unknown', async () => {
