@@ -65,6 +65,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http,
     tracing: tracingConfig(env, problems),
   };
+  // Without a manifest, every key not marked `--documents any` could run nothing at all.
+  if (config.persistedDocuments.mode === 'registered' && !config.persistedDocuments.manifestFile) {
+    problems.push('GRAPHQL_DOCUMENTS=registered needs PERSISTED_DOCUMENTS_FILE: the trusted documents it lets run');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

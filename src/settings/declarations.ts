@@ -126,7 +126,7 @@ export const SETTINGS = {
   GRAPHQL_BATCH_LIMIT: integer('graphql', 10, 1, 100,
     'Operations one request may send as a JSON array (a batch); each is held to the limits above, its points and node estimates summed over the batch'),
   GRAPHQL_DOCUMENTS: choice('graphql', DOCUMENT_MODES, 'any',
-    '`registered`: only documents of the trusted-documents manifest run (sent by `documentId` or hash), unless the key is marked `--documents any`; `any`: any document, by text or hash'),
+    '`registered` (needs `PERSISTED_DOCUMENTS_FILE`): only documents of the trusted-documents manifest run (sent by `documentId` or hash), unless the key is marked `--documents any`; `any`: any document, by text or hash'),
   PERSISTED_DOCUMENTS_FILE: text('graphql', '—',
     'A trusted-documents manifest, `{"<id>": "<document>"}` as GraphQL Codegen\'s client preset and the Relay compiler write it: read at startup (a bad one stops it) and again on SIGHUP (a bad one keeps the last)'),
   PERSISTED_QUERIES_TTL_SECONDS: integer('graphql', 86_400, 60, 2_592_000,
