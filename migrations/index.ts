@@ -11,6 +11,7 @@ import { KeyScopesAndDeprecatedCalls1764460800000 } from './1764460800000-KeySco
 import { EventsByType1764547200000 } from './1764547200000-EventsByType.js';
 import { WebhookDeliveriesOnRequest1764550800000 } from './1764550800000-WebhookDeliveriesOnRequest.js';
 import { CreateIdempotencyFences1764633600000 } from './1764633600000-CreateIdempotencyFences.js';
+import { KeyDocuments1764720000000 } from './1764720000000-KeyDocuments.js';
 
 /** Every migration, oldest first. A database that has run one not listed here is newer than this build. */
 export const MIGRATIONS = [
@@ -18,5 +19,5 @@ export const MIGRATIONS = [
   CreateIdempotencyRecords1764028800000, KeyLifecycle1764115200000, CreateEvents1764201600000,
   EventsPrunedById1764288000000, CreateWebhooks1764374400000, KeyScopesAndDeprecatedCalls1764460800000,
   EventsByType1764547200000,
-  WebhookDeliveriesOnRequest1764550800000, CreateIdempotencyFences1764633600000,
+  WebhookDeliveriesOnRequest1764550800000, CreateIdempotencyFences1764633600000, KeyDocuments1764720000000,
 ];

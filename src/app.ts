@@ -43,6 +43,8 @@ export interface App {
    * what arrived (and what did not), instead of waiting a guessed while.
    */
   settle(): Promise<void>;
+  /** Reads the trusted documents' manifest again (SIGHUP): false when there is none, or it is bad and the last stays. */
+  reloadDocuments(): boolean;
   close(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ async function assemble(
   const live = await startLiveEvents(config, stores, clock, closers);
   const webhooks = startWebhooks(config, stores, live, metrics, clock, closers);
   const cursors = createCursors(await loadSecret(stores.dataSource, 'cursor'));
-  const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, tracing);
+  const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, shared, tracing);
   const deprecatedCalls = deprecatedCallLog(stores.keys, clock);
   closers.push('the deprecated-call log', () => deprecatedCalls.close());
   let draining = false;
@@ -113,6 +115,7 @@ async function assemble(
       await live.outbox.poll();
       await webhooks.dispatcher.settle();
     },
+    reloadDocuments: () => surfaces.graphql.reloadDocuments(),
     drain() {
       draining = true;
       // Sockets first: they close with Going Away, so their clients reconnect elsewhere and subscribe again.

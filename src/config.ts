@@ -56,11 +56,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     operationLimits: {
       maxRootFields: get('GRAPHQL_MAX_ROOT_FIELDS'), maxDepth: get('GRAPHQL_MAX_DEPTH'), maxTokens: get('GRAPHQL_MAX_TOKENS'),
-      maxDirectives: get('GRAPHQL_MAX_DIRECTIVES'), maxNodes: get('GRAPHQL_MAX_NODES'),
+      maxDirectives: get('GRAPHQL_MAX_DIRECTIVES'), maxNodes: get('GRAPHQL_MAX_NODES'), maxBatch: get('GRAPHQL_BATCH_LIMIT'),
+    },
+    persistedDocuments: {
+      mode: get('GRAPHQL_DOCUMENTS'), manifestFile: get('PERSISTED_DOCUMENTS_FILE'),
+      ttlSeconds: get('PERSISTED_QUERIES_TTL_SECONDS'), perKey: get('PERSISTED_QUERIES_PER_KEY'),
     },
     http,
     tracing: tracingConfig(env, problems),
   };
+  // Without a manifest, every key not marked `--documents any` could run nothing at all.
+  if (config.persistedDocuments.mode === 'registered' && !config.persistedDocuments.manifestFile) {
+    problems.push('GRAPHQL_DOCUMENTS=registered needs PERSISTED_DOCUMENTS_FILE: the trusted documents it lets run');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

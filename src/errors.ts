@@ -7,7 +7,11 @@ export const STATUS = {
   UNAUTHENTICATED: 401,
   // A restricted key calling outside its scopes.
   FORBIDDEN: 403,
+  // A key held to the trusted documents (GRAPHQL_DOCUMENTS=registered) sending a document of its own.
+  PERSISTED_DOCUMENT_REQUIRED: 403,
   NOT_FOUND: 404,
+  // A document asked for by hash or id that is not registered: Apollo's and urql's links then send its text.
+  PERSISTED_QUERY_NOT_FOUND: 404,
   // Events asked for after an id whose successors were pruned (past EVENT_RETENTION_HOURS).
   EVENTS_EXPIRED: 410,
   METHOD_NOT_ALLOWED: 405,

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
       (error: unknown) => { log.error({ err: error }, 'shutdown failed'); process.exit(1); },
     );
   };
+  // An operator (or a deployment) that wrote a new trusted-documents manifest asks for it to be read.
+  process.on('SIGHUP', () => { running.app.reloadDocuments(); });
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }

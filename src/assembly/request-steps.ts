@@ -2,6 +2,7 @@ import { recheckEvery, type createAuthenticator } from '../auth/authenticate.js'
 import { hasKey, useIdentify, useRequireKey } from '../auth/use-auth.js';
 import { useScopes } from '../auth/use-scopes.js';
 import type { Config } from '../config.js';
+import { useRegistration } from '../graphql/use-registration.js';
 import { useIdempotency } from '../idempotency/use-idempotency.js';
 import { useRateLimit } from '../limits/use-rate-limit.js';
 import type { DeprecatedCallLog } from '../ops/deprecated-calls.js';
@@ -16,6 +17,7 @@ import { usePublicEndpoints } from '../pipeline/use-public-endpoints.js';
 import { useRejection, useRequestChecks } from '../pipeline/use-request-checks.js';
 import { useRouting } from '../pipeline/use-routing.js';
 import { useSecurityHeaders } from '../pipeline/use-security-headers.js';
+import { combinedUse } from '../schema/requirements.js';
 import { useReadYourWrites } from '../reads/use-read-your-writes.js';
 import { REST_BASE } from '../rest/routes.js';
 import { useStreams } from '../streams/use-streams.js';
@@ -62,9 +64,12 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
     useRequireKey(),
     ...(stores.replicas && shared.writes ? [useReadYourWrites(stores.statements, stores.replicas, shared.writes)] : []),
     useRejection(),
-    useScopes(({ endpoint, graphql: operation }) =>
-      rest.useOf(endpoint) ?? (operation && uses.ofOperation(operation.document, operation.params.operationName))),
+    useScopes(({ endpoint, graphql: call }) =>
+      rest.useOf(endpoint) ?? (call && combinedUse(call.operations.map(({ document, params }) => uses.ofOperation(document, params.operationName))))),
     useDeprecations(deprecatedCalls, metrics.deprecatedCalls),
+    // Once the request may run: a document sent with its hash is kept for the hash alone next time.
+    // Not a traced step: most requests register nothing, and its Redis calls have spans of their own.
+    useRegistration(shared.documents, ({ caller }) => (caller?.kind === 'key' ? caller.key.id : undefined)),
     useStreams({
       slots: shared.streamSlots,
       perKey: config.subscriptionsPerKey,

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { databaseRecords, redisRecords } from '../idempotency/records.js';
+import { registeredDocuments } from '../graphql/registered-documents.js';
 import { createLimits } from '../limits/limiters.js';
 import type { Metrics } from '../ops/metrics.js';
 import { lastWrites } from '../reads/last-writes.js';
@@ -11,7 +12,7 @@ import type { Stores } from './stores.js';
 /**
  * What the requests of every instance share, in Redis (in process, or the database, without it): the
  * rate limits, each key's last write (with read replicas), the Idempotency-Key records and the stream
- * slots. Every Redis call on a request's path waits at most the call deadline (a Cluster in failover
+ * slots, and the automatic persisted queries clients register. Every Redis call on a request's path waits at most the call deadline (a Cluster in failover
  * holds them longer), and each fallback is counted.
  */
 export function sharedState(config: Config, { redis, replicaConfig, dataSource }: Stores, clock: Clock, metrics: Metrics) {
@@ -25,6 +26,10 @@ export function sharedState(config: Config, { redis, replicaConfig, dataSource }
     idempotency: redis
       ? redisRecords(redis.client, config.redisPrefix, bound, { hasReplicas: redis.hasReplicas, report })
       : databaseRecords(dataSource, () => clock.now()),
+    documents: registeredDocuments({
+      ttlSeconds: config.persistedDocuments.ttlSeconds, perKey: config.persistedDocuments.perKey, clock,
+      ...(redis && bound ? { redis: { client: redis.client, prefix: config.redisPrefix, bound, report } } : {}),
+    }),
     streamSlots: createStreamSlots(config.subscriptionsPerKey, redis && { client: redis.client, prefix: config.redisPrefix, bound }),
   };
 }

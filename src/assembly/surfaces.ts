@@ -16,6 +16,7 @@ import type { Context } from '../schema/builder.js';
 import { schema } from '../schema/index.js';
 import { fieldUses } from '../schema/requirements.js';
 import type { Tracing } from '../tracing/start.js';
+import type { SharedState } from './shared-state.js';
 import type { Stores } from './stores.js';
 
 /**
@@ -24,11 +25,17 @@ import type { Stores } from './stores.js';
  * from the schema once per route and document.
  */
 export async function createSurfaces(
-  config: Config, context: (request: ServerContext) => Context, metrics: Metrics, { dataSource, redis, replicas }: Stores, tracing?: Tracing,
+  config: Config, context: (request: ServerContext) => Context, metrics: Metrics, { dataSource, redis, replicas }: Stores, shared: SharedState,
+  tracing?: Tracing,
 ) {
   const uses = fieldUses(schema);
   const rest = await createRest(schema, context, config.operationLimits, uses, tracing?.execute);
-  const graphql = createGraphQL(schema, context, config.operationLimits, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
+  const graphql = createGraphQL(schema, context, config.operationLimits, {
+    manifestFile: config.persistedDocuments.manifestFile,
+    registered: shared.documents,
+    // A key's own setting (`keys create --documents`) over the service's.
+    modeOf: ({ caller }) => (caller?.kind === 'key' && caller.key.documents) || config.persistedDocuments.mode,
+  }, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
   const health = createHealth(dataSource, redis, replicas);
   const router = createRouter({
     api: [rest.routes, graphql.routes],

@@ -3,6 +3,7 @@ import type { ApiKeyStore } from '../db/api-keys.js';
 import { keyStanding } from '../domain/key-standing.js';
 import { limitsOf, type Plan } from '../domain/plans.js';
 import { storedScopes, type Scope } from '../domain/scopes.js';
+import { isDocumentMode, type DocumentMode } from '../settings/declarations.js';
 import { log } from '../log.js';
 import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
 
@@ -17,6 +18,8 @@ export interface ActiveKey {
   readonly expiresAt?: number;
   /** A restricted key's scopes; without them, it may call everything. */
   readonly scopes?: ReadonlySet<Scope>;
+  /** Which GraphQL documents it may send, when its own setting overrides the service's. */
+  readonly documents?: DocumentMode;
 }
 
 export type Caller =
@@ -43,6 +46,7 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
         id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record),
         ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}),
         ...(record.scopes !== null ? { scopes: storedScopes(record.scopes)! } : {}),
+        ...(isDocumentMode(record.documents) ? { documents: record.documents } : {}),
       }
       : null;
     if (ttlSeconds > 0) {

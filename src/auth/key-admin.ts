@@ -2,6 +2,7 @@ import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { keyStanding } from '../domain/key-standing.js';
 import { isPlan, PLAN_NAMES, PLANS } from '../domain/plans.js';
+import { DOCUMENT_MODES, isDocumentMode } from '../settings/declarations.js';
 import { isScope, scopeNames, SCOPES, scopesText, type Scope } from '../domain/scopes.js';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './keys.js';
 
@@ -21,6 +22,8 @@ export interface CreateKeyRequest {
   expiresAt?: Date;
   /** What it may call (`pets:read,orders:read`, or space-separated); every scope when left out. */
   scopes?: string;
+  /** Which GraphQL documents it may send (`any`, `registered`); as GRAPHQL_DOCUMENTS says when left out. */
+  documents?: string;
 }
 
 /** An operator's list of scopes: each known, at least one (leaving the flag out gives every scope). */
@@ -53,6 +56,10 @@ export function parseInstant(flag: string, raw: string, now = Date.now()): Date 
 export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): Promise<{ key: string; record: ApiKeyRecord }> {
   const { plan, perMinute, perDay, name, expiresAt = null } = request;
   const scopes = request.scopes === undefined ? null : checkScopes(request.scopes);
+  const { documents } = request;
+  if (documents !== undefined && !isDocumentMode(documents)) {
+    throw new KeyAdminError(`--documents must be ${DOCUMENT_MODES.join(' or ')}, got "${documents}"`);
+  }
   if (!isPlan(plan)) throw new KeyAdminError(`Unknown plan "${plan}": use one of ${PLAN_NAMES.join(', ')}`);
   const custom = perMinute !== undefined || perDay !== undefined;
   if (plan === 'enterprise') {
@@ -71,13 +78,13 @@ export async function createKey(store: ApiKeyStore, request: CreateKeyRequest): 
   const key = generateKey();
   const record = await store.create({
     hash: hashKey(key), prefix: displayPrefix(key), name: name ?? null, plan,
-    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null, expiresAt, scopes,
+    perMinute: plan === 'enterprise' ? perMinute! : null, perDay: plan === 'enterprise' ? perDay! : null, expiresAt, scopes, documents: documents ?? null,
   });
   return { key, record };
 }
 
 /**
- * Rolls a key: a new one with the same plan, limits, name and scopes; the old one stops working when the
+ * Rolls a key: a new one with the same plan, limits, name, scopes and documents; the old one stops working when the
  * overlap ends (at once with an overlap of 0), or sooner if it expires sooner.
  */
 export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: number, now = Date.now()) {
@@ -90,6 +97,7 @@ export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: nu
     ...(old.plan === 'enterprise' ? { perMinute: old.perMinute!, perDay: old.perDay! } : {}),
     ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}),
     ...(old.scopes !== null ? { scopes: old.scopes } : {}),
+    ...(old.documents !== null ? { documents: old.documents } : {}),
   });
   // Whole seconds, as DATETIME keeps them: rounded up, so an overlap is never shorter than asked.
   const ends = new Date(Math.ceil((now + overlapMs) / 1000) * 1000);

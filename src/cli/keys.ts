@@ -17,18 +17,22 @@ const HELP = `Manage API keys.
 Usage:
   npm run --silent keys -- create --plan ${PLAN_NAMES.join('|')} [--per-minute N --per-day N] [--name NAME]
                              [--expires-in 90d | --expires-at 2027-03-01T00:00:00Z] [--scopes pets:read,orders:read]
+                             [--documents any|registered]
       Prints the new key as the last line of standard output. It is shown this once only.
       --scopes restricts the key to what they allow (${SCOPES.join(', ')}), comma- or
       space-separated; a call outside them is 403 FORBIDDEN. Without it the key may call everything.
+      --documents registered: the key's GraphQL requests run only the trusted documents (the
+      PERSISTED_DOCUMENTS_FILE manifest's, by documentId or hash); any: any document, text included
+      (GraphiQL, introspection), whatever GRAPHQL_DOCUMENTS says. Without it, as GRAPHQL_DOCUMENTS says.
       --per-minute and --per-day are required for enterprise, refused for the other plans.
       An expired key is refused (401) with a message that says it expired.
   npm run --silent keys -- roll <id|key> [--overlap 24h]
-      A new key with the same plan, limits, name and scopes (printed as the last line); the old one keeps
+      A new key with the same plan, limits, name, scopes and documents (printed as the last line); the old one keeps
       working until the overlap ends (default 24h; 0: at once).
   npm run --silent keys -- revoke <id|key>
       Stops the key working: on every instance within KEY_CACHE_TTL_SECONDS.
   npm run --silent keys -- list [--json]
-      Every key: id, prefix, name, plan, limits, scopes, created, expires, revoked, last used (to the
+      Every key: id, prefix, name, plan, limits, scopes, documents, created, expires, revoked, last used (to the
       minute), and its calls of deprecated fields (how many, the last; written every 10 s).
       Never the key or its hash.
 
@@ -47,7 +51,7 @@ function count(flag: string, raw: string | undefined): number | undefined {
 function row(key: ApiKeyRecord) {
   const { perMinute, perDay } = limitsOf(key);
   return {
-    id: key.id, prefix: key.prefix, name: key.name, plan: key.plan, perMinute, perDay, scopes: key.scopes ?? 'all',
+    id: key.id, prefix: key.prefix, name: key.name, plan: key.plan, perMinute, perDay, scopes: key.scopes ?? 'all', documents: key.documents ?? 'default',
     created: key.createdAt.toISOString(), expires: key.expiresAt?.toISOString() ?? null,
     revoked: key.revokedAt?.toISOString() ?? null, lastUsed: key.lastUsedAt?.toISOString() ?? null,
     deprecatedCalls: key.deprecatedCalls, lastDeprecatedCall: key.lastDeprecatedCallAt?.toISOString() ?? null,
@@ -60,6 +64,7 @@ async function run(command: string | undefined, args: string[], store: () => Pro
       const { values } = parseArgs({ args, options: {
         plan: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, name: { type: 'string' },
         'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, scopes: { type: 'string' },
+        documents: { type: 'string' },
       } });
       if (!values.plan) throw new KeyAdminError(`--plan is required: ${PLAN_NAMES.join(', ')}`);
       if (values['expires-in'] !== undefined && values['expires-at'] !== undefined) throw new KeyAdminError('Give --expires-in or --expires-at, not both');
@@ -70,12 +75,14 @@ async function run(command: string | undefined, args: string[], store: () => Pro
       const request = {
         plan: values.plan, name: values.name, expiresAt,
         perMinute: count('--per-minute', values['per-minute']), perDay: count('--per-day', values['per-day']), scopes: values.scopes,
+        documents: values.documents,
       };
       const { key, record } = await createKey(await store(), request);
       const { perMinute, perDay } = limitsOf(record);
       console.error(`Created key ${record.id} (${record.prefix}…) on the ${record.plan} plan: ${perMinute}/minute, ${perDay}/day`
         + `${record.expiresAt ? `, until ${record.expiresAt.toISOString()}` : ''}`
-        + `${record.scopes ? `, scopes ${record.scopes}` : ''}.`);
+        + `${record.scopes ? `, scopes ${record.scopes}` : ''}`
+        + `${record.documents ? `, GraphQL documents: ${record.documents}` : ''}.`);
       console.error('This is the only time the key is shown; store it now:');
       console.log(key);
       return 0;

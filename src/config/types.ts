@@ -54,6 +54,7 @@ export interface Config {
   readonly eventRetentionHours: number;
   readonly webhooks: WebhookConfig;
   readonly operationLimits: OperationLimits;
+  readonly persistedDocuments: PersistedDocumentsConfig;
   readonly http: HttpLimits;
   /** OpenTelemetry traces, when the standard OTEL_* variables ask for them; undefined: off, and nothing of it loaded. */
   readonly tracing: TracingConfig | undefined;
@@ -116,6 +117,18 @@ export interface OperationLimits {
    * its page size), and counted while it runs.
    */
   readonly maxNodes: number;
+  /** Operations one request may send as a batch (a JSON array). */
+  readonly maxBatch: number;
+}
+
+/** Persisted documents: the trusted manifest, and the automatic persisted queries clients register. */
+export interface PersistedDocumentsConfig {
+  /** `registered`: only the manifest's documents run, for keys not marked otherwise. */
+  readonly mode: 'any' | 'registered';
+  readonly manifestFile: string | undefined;
+  readonly ttlSeconds: number;
+  /** New registrations per key and TTL window. */
+  readonly perKey: number;
 }
 
 /** Bounds on what a client connection may hold: slow or oversized requests are cut off. */

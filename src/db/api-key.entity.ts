@@ -26,6 +26,8 @@ export interface ApiKeyRecord {
   lastUsedAt: Date | null;
   /** What it may call, space-separated (domain/scopes.ts); null: everything. */
   scopes: string | null;
+  /** Which GraphQL documents it may send: `any`, `registered` (the trusted manifest's only); null: as GRAPHQL_DOCUMENTS says. */
+  documents: string | null;
   /** Its calls of deprecated fields (REST or GraphQL), written in batches off the request's path. */
   deprecatedCalls: number;
   lastDeprecatedCallAt: Date | null;
@@ -47,6 +49,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRecord>({
     expiresAt: { name: 'expires_at', type: 'datetime', nullable: true },
     lastUsedAt: { name: 'last_used_at', type: 'datetime', nullable: true },
     scopes: { type: 'varchar', length: 255, nullable: true },
+    documents: { type: 'varchar', length: 16, nullable: true },
     deprecatedCalls: { name: 'deprecated_calls', type: 'bigint', default: 0, transformer: bigintAsNumber },
     lastDeprecatedCallAt: { name: 'last_deprecated_call_at', type: 'datetime', nullable: true },
   },

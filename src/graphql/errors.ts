@@ -34,8 +34,13 @@ export function useErrorResults(): Plugin {
   return {
     onResultProcess({ request, serverContext, result, setResult, resultProcessor, setResultProcessor }) {
       if (!resultProcessor) setResultProcessor(processRegularResult, 'application/json');
-      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
       const { requestId } = serverContext as Partial<ServerContext>;
+      if (Array.isArray(result)) {
+        // A batch is answered 200, in order, each result with its own errors, coded.
+        setResult(result.map((one: ExecutionResult) => (one.errors?.length ? { ...one, errors: one.errors.map((error) => classify(error, requestId)) } : one)));
+        return;
+      }
+      if (!('errors' in result) || !result.errors?.length) return;
       const errors: AppError[] = result.errors.map((error) => classify(error, requestId));
       if ('data' in result && result.data !== undefined) {
         setResult({ ...(result as ExecutionResult), errors });

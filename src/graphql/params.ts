@@ -1,10 +1,7 @@
-import type { DocumentNode, GraphQLSchema, OperationTypeNode } from 'graphql';
-import type { OperationLimits } from '../config.js';
+import type { DocumentNode, OperationTypeNode } from 'graphql';
 import { appError } from '../errors.js';
-import { nodeEstimator } from './node-estimate.js';
-import { checkNodes, checkOperation, parseWithin } from './operation-limits.js';
 
-/** The GraphQL-over-HTTP parameters of one request, as yoga reads them. */
+/** The GraphQL-over-HTTP parameters of one operation, as yoga runs them: the document's text resolved. */
 export interface GraphQLParams {
   readonly query: string;
   readonly variables?: Record<string, unknown>;
@@ -12,49 +9,84 @@ export interface GraphQLParams {
   readonly extensions?: Record<string, unknown>;
 }
 
-/** A request whose document is parsed and within the operation limits: what yoga will run, and its cost. */
+/**
+ * One operation as the client sent it: its document as text, or named by a `documentId` (trusted
+ * documents) or `extensions.persistedQuery` (automatic persisted queries), or both text and hash.
+ */
+export interface SentParams extends Omit<GraphQLParams, 'query'> {
+  readonly query?: string;
+  readonly documentId?: unknown;
+}
+
+/** An operation whose document is parsed and within the operation limits: what yoga will run, and its cost. */
 export interface GraphQLRequest {
   readonly params: GraphQLParams;
   readonly document: DocumentNode;
   readonly cost: number;
+  /** Its answer's estimated nodes (fields and list items), with its variables. */
+  readonly nodes: number;
   /** query, mutation or subscription. */
   readonly kind: OperationTypeNode;
+}
+
+/** What one request runs: an operation, or a batch of them (a JSON array), each checked, in order. */
+export interface GraphQLCall {
+  readonly operations: readonly GraphQLRequest[];
+  readonly batch: boolean;
+  /** Points: the sum of its operations'. */
+  readonly cost: number;
+  /** The operation's; a batch's is `mutation` when one of them is (a batch holds no subscription). */
+  readonly kind: OperationTypeNode;
+  /** What yoga is given: the one operation's parameters, or the batch's array. */
+  readonly params: GraphQLParams | readonly GraphQLParams[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * A POST's JSON body, or a GET's (or HEAD's) query string: checked as GraphQL-over-HTTP says, one
- * operation at a time.
+ * A POST's JSON body (an object, or an array of them: a batch), or a GET's (or HEAD's) query string:
+ * checked as GraphQL-over-HTTP says. Which document each names is resolved later (persisted.ts).
  */
-export function graphqlParams(method: string, url: URL, body: unknown): GraphQLParams {
-  let raw: Record<string, unknown>;
+export function graphqlParams(method: string, url: URL, body: unknown): SentParams | SentParams[] {
   if (method === 'GET' || method === 'HEAD') {
     const variables = url.searchParams.get('variables');
     const extensions = url.searchParams.get('extensions');
-    raw = {
+    return sentParams({
       query: url.searchParams.get('query') ?? undefined,
+      documentId: url.searchParams.get('documentId') ?? undefined,
       operationName: url.searchParams.get('operationName') ?? undefined,
       variables: variables ? jsonParameter('variables', variables) : undefined,
       extensions: extensions ? jsonParameter('extensions', extensions) : undefined,
-    };
-  } else if (Array.isArray(body)) {
-    throw appError('BAD_REQUEST', 'Batched operations are not supported: send one operation per request');
-  } else if (!isObject(body)) {
-    throw appError('BAD_REQUEST', 'The request body must be a JSON object: {"query": "...", "variables": {...}}');
-  } else {
-    raw = body;
+    });
   }
-  const { query, variables, operationName, extensions } = raw;
-  if (typeof query !== 'string' || query.trim() === '') {
+  if (Array.isArray(body)) return body.map((one, index) => inBatch(index, body.length, () => sentParams(one)));
+  return sentParams(body);
+}
+
+/** A batch's operation's problem, saying which operation it is (the batch is refused whole). */
+export function inBatch<T>(index: number, size: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const { extensions, message, headers } = error as ReturnType<typeof appError>;
+    if (!extensions?.code) throw error;
+    throw appError(extensions.code, `Operation ${index + 1} of the batch of ${size}: ${message}`, headers ? { headers } : {});
+  }
+}
+
+function sentParams(raw: unknown): SentParams {
+  if (!isObject(raw)) throw appError('BAD_REQUEST', 'The request body must be a JSON object: {"query": "...", "variables": {...}}, or an array of them');
+  const { query, documentId, variables, operationName, extensions } = raw;
+  if (query != null && (typeof query !== 'string' || query.trim() === '')) {
     throw appError('BAD_REQUEST', 'Send the operation as a non-empty string in "query"');
   }
   if (variables != null && !isObject(variables)) throw appError('BAD_REQUEST', '"variables" must be a JSON object');
   if (operationName != null && typeof operationName !== 'string') throw appError('BAD_REQUEST', '"operationName" must be a string');
   if (extensions != null && !isObject(extensions)) throw appError('BAD_REQUEST', '"extensions" must be a JSON object');
   return {
-    query,
+    ...(query != null ? { query } : {}),
+    ...(documentId != null ? { documentId } : {}),
     ...(variables != null ? { variables } : {}),
     ...(operationName != null ? { operationName } : {}),
     ...(extensions != null ? { extensions } : {}),
@@ -68,46 +100,3 @@ function jsonParameter(name: string, text: string): unknown {
     throw appError('BAD_REQUEST', `"${name}" must be JSON`);
   }
 }
-
-/**
- * Documents a client sends again and again are parsed once; bounded in count, size and total size: a
- * parsed document holds about 70 bytes of heap per character, so a thousand distinct 8 KB documents
- * would have kept over 500 MB (the fan-out property test ran the 128 MB process out of memory so).
- */
-const CACHE_ENTRIES = 1_000;
-const CACHEABLE_LENGTH = 8 * 1024;
-const CACHE_CHARACTERS = 128 * 1024;
-
-/**
- * Parses and checks GraphQL requests, remembering recent documents: the token, depth, directive,
- * root-field and node limits run before any point is taken, and a document is parsed once however often
- * it comes. The node estimate reads the request's variables (a page size may be one), so it runs each time.
- */
-export function createOperationChecker(limits: OperationLimits, schema: GraphQLSchema) {
-  const estimator = nodeEstimator(schema);
-  const documents = new Map<string, DocumentNode>();
-  let characters = 0;
-  const parse = (query: string): DocumentNode => {
-    const cached = documents.get(query);
-    if (cached) return cached;
-    const document = parseWithin(query, limits);
-    if (query.length <= CACHEABLE_LENGTH) {
-      while (documents.size >= CACHE_ENTRIES || characters + query.length > CACHE_CHARACTERS) {
-        const oldest = documents.keys().next().value!;
-        documents.delete(oldest);
-        characters -= oldest.length;
-      }
-      documents.set(query, document);
-      characters += query.length;
-    }
-    return document;
-  };
-  return (params: GraphQLParams): GraphQLRequest => {
-    const document = parse(params.query);
-    const { cost, operation } = checkOperation(document, params.operationName, limits);
-    checkNodes(estimator.operation(document, operation, params.variables ?? {}), limits);
-    return { params, document, cost, kind: operation.operation };
-  };
-}
-
-export type OperationChecker = ReturnType<typeof createOperationChecker>;

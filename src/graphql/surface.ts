@@ -13,24 +13,36 @@ import { useEventIds } from './sse.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
 import { budgetExceeded, countNodes, startBudget } from './node-budget.js';
-import { createOperationChecker, type OperationChecker } from './params.js';
+import { callChecker } from './call.js';
+import { loadManifest } from './manifest.js';
+import { createOperationChecker, prepareDocument, type OperationChecker } from './operation-checker.js';
+import type { GraphQLParams, GraphQLRequest } from './params.js';
+import { documentResolver, type DocumentMode } from './persisted.js';
+import type { RegisteredDocuments } from './registered-documents.js';
 import { useGraphQLOperation } from './use-operation.js';
 import { useWarnings } from './warnings.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
+/** Each operation yoga is handed, with its checked request: a batch's operations are told apart by their parameters. */
+const checkedOf = new WeakMap<GraphQLParams, GraphQLRequest>();
+
 /**
- * The operation step has already read the parameters and parsed the document within the operation
- * limits (it decided the request's cost): yoga runs exactly that, without reading or parsing again.
+ * The operation step has already read the parameters, found each document and parsed it within the
+ * operation limits (it decided the request's cost): yoga runs exactly those operations, one or a batch,
+ * without reading or parsing again.
  */
 function useCheckedRequest(): Plugin<object, ServerContext> {
   return {
     onRequestParse({ serverContext, setRequestParser }) {
       const checked = serverContext.graphql;
-      if (checked) setRequestParser(() => checked.params as never);
+      if (!checked) return;
+      for (const operation of checked.operations) checkedOf.set(operation.params, operation);
+      setRequestParser(() => checked.params as never);
     },
     onParse({ context, params, setParsedDocument }) {
-      const checked = (context as Partial<ServerContext>).graphql;
+      const sent = (context as { params?: GraphQLParams }).params;
+      const checked = sent && checkedOf.get(sent);
       if (checked && params.source === checked.params.query) setParsedDocument(checked.document);
     },
   };
@@ -80,6 +92,15 @@ export interface GraphQLSurface {
   readonly routes: SurfaceRoutes;
   /** Parses, limits and costs an operation before it is counted: runs right after the request checks. */
   readonly operationStep: Step;
+  /** Reads the trusted documents' manifest again (SIGHUP); false when there is none or it is bad (the last is kept). */
+  reloadDocuments(): boolean;
+}
+
+/** Persisted documents: the trusted manifest's file, the automatic persisted queries, and who may send what. */
+export interface DocumentOptions {
+  readonly manifestFile: string | undefined;
+  readonly registered: RegisteredDocuments;
+  readonly modeOf: (serverContext: ServerContext) => DocumentMode;
 }
 
 /**
@@ -89,9 +110,11 @@ export interface GraphQLSurface {
  * `observeChecks` wraps the operation checks (tracing, when on); by default they are left as they are.
  */
 export function createGraphQL(
-  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, plugins: Plugin[] = [],
+  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions, plugins: Plugin[] = [],
   observeChecks: (check: OperationChecker) => OperationChecker = (check) => check,
 ): GraphQLSurface {
+  // A bad manifest stops startup here: a service that cannot run its clients' documents should not start.
+  const manifest = loadManifest(documents.manifestFile, (text) => prepareDocument(text, limits, schema));
   countNodes(schema);
   const yoga = new YogaServer<ServerContext, object>({
     schema,
@@ -100,7 +123,8 @@ export function createGraphQL(
     graphiql: false,
     landingPage: false,
     multipart: false,
-    batching: false,
+    // The operation step holds a batch to the same limit first, with the service's own error.
+    batching: { limit: limits.maxBatch },
     cors: false,
     maxRequestBodySize: false,
     logging: yogaLogger,
@@ -118,6 +142,11 @@ export function createGraphQL(
   const post: Endpoint = { body: ['application/json'], handle };
   return {
     routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },
-    operationStep: useGraphQLOperation(new Set([get, post]), observeChecks(createOperationChecker(limits, schema))),
+    operationStep: useGraphQLOperation(
+      new Set([get, post]),
+      callChecker(limits, documentResolver(manifest, documents.registered), observeChecks(createOperationChecker(limits, schema))),
+      documents.modeOf,
+    ),
+    reloadDocuments: () => manifest.reload(),
   };
 }

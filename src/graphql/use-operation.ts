@@ -1,32 +1,46 @@
+import type { ServerContext } from '../pipeline/context.js';
 import { classify } from '../pipeline/error-response.js';
 import type { Step } from '../pipeline/pipeline.js';
 import type { Endpoint } from '../pipeline/routing.js';
-import { graphqlParams, type GraphQLRequest, type OperationChecker } from './params.js';
+import type { CallChecker, CheckedCall } from './call.js';
+import { graphqlParams, type GraphQLCall } from './params.js';
+import type { DocumentMode } from './persisted.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
-    /** A GraphQL request, its document parsed and checked against the operation limits. */
-    graphql?: GraphQLRequest;
+    /** A GraphQL request, each of its operations' documents parsed and checked against the operation limits. */
+    graphql?: GraphQLCall;
+    /** Automatic persisted queries this request registers once it may run. */
+    registrations?: CheckedCall['registrations'];
   }
 }
 
 /**
- * A GraphQL request's parameters and document, before it is counted: parsed once, held to the operation
- * limits, and costed (one point per root field). A problem is kept as the request's rejection, like the
- * request checks' (this step runs right after them).
+ * A GraphQL request's parameters and documents, before it is counted: found (by text, id or hash), parsed
+ * once, held to the operation limits, and costed (one point per root field). A problem is kept as the
+ * request's rejection, like the request checks' (this step runs right after them).
  */
-export function useGraphQLOperation(endpoints: ReadonlySet<Endpoint>, checkOperation: OperationChecker): Step {
+export function useGraphQLOperation(
+  endpoints: ReadonlySet<Endpoint>,
+  checkCall: CallChecker,
+  /** Which documents the caller may send (its key's setting, or the service's). */
+  modeOf: (serverContext: ServerContext) => DocumentMode,
+): Step {
   return {
     onRequest({ request, url, serverContext }) {
       const { endpoint } = serverContext;
-      if (!endpoint || !endpoints.has(endpoint) || serverContext.rejection) return;
+      if (!endpoint || !endpoints.has(endpoint) || serverContext.rejection) return undefined;
+      const failed = (error: unknown) => { serverContext.rejection = classify(error, serverContext.requestId); };
       try {
-        serverContext.graphql = checkOperation(graphqlParams(request.method, url, serverContext.body));
-        serverContext.cost = serverContext.graphql.cost;
+        return checkCall(graphqlParams(request.method, url, serverContext.body), modeOf(serverContext)).then(({ call, registrations }) => {
+          serverContext.graphql = call;
+          serverContext.cost = call.cost;
+          if (registrations.length > 0) serverContext.registrations = registrations;
+        }, failed);
       } catch (error) {
-        serverContext.rejection = classify(error, serverContext.requestId);
+        failed(error);
+        return undefined;
       }
     },
   };
 }
-

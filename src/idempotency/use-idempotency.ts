@@ -33,6 +33,13 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** REST routes that create take a key; on /graphql, every mutation does. */
 const takesKey = ({ endpoint, graphql }: ServerContext) => Boolean(endpoint?.takesIdempotencyKey || graphql?.kind === 'mutation');
 
+/**
+ * A key names one write to retry safely; a batch's answer is several, and one of them may fail while the
+ * others committed, so a batch with a mutation is refused with a key rather than half-replayed.
+ */
+const batchRefusal = () => appError('BAD_REQUEST',
+  'Idempotency-Key applies to one operation: send each mutation that needs it in a request of its own, not in a batch');
+
 /** A GraphQL answer with errors is a failure too, though its status may be 200. */
 const failed = (status: number, body: string, { graphql }: ServerContext) => {
   if (status >= 400) return true;
@@ -93,6 +100,7 @@ export function useIdempotency(records: IdempotencyRecords, readSecret: SecretRe
       const { caller } = serverContext;
       if (given === null || caller?.kind !== 'key' || !takesKey(serverContext)) return undefined;
       if (!KEY.test(given)) throw appError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+      if (serverContext.graphql?.batch) throw batchRefusal();
       const id = sha256(`${caller.key.id}\n${given}`);
       const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
       return records.claim(id, fingerprint).then((claim) => {

@@ -113,3 +113,14 @@ export function fieldUses(schema: GraphQLSchema) {
 }
 
 export type FieldUses = ReturnType<typeof fieldUses>;
+
+/** What a batch selects: every scope and deprecated field of its operations (a batch is refused or run whole). */
+export function combinedUse(uses: readonly FieldUse[]): FieldUse {
+  if (uses.length === 1) return uses[0]!;
+  const collector = new Collector();
+  for (const use of uses) {
+    for (const [scope, field] of use.scopes) if (!collector.scopes.has(scope)) collector.scopes.set(scope, field);
+    for (const deprecated of use.deprecated) collector.deprecated.set(deprecated.field, deprecated);
+  }
+  return collector.done();
+}

@@ -52,6 +52,11 @@ const text = (section: Section, shown: string, meaning: string, needs?: Needs) =
   read: (raw: string | undefined) => raw || undefined,
 }) satisfies Declared<string | undefined>;
 
+/** Which documents a key may run: any text, or only the manifest's (trusted documents). */
+export const DOCUMENT_MODES = ['any', 'registered'] as const;
+export type DocumentMode = typeof DOCUMENT_MODES[number];
+export const isDocumentMode = (value: unknown): value is DocumentMode => DOCUMENT_MODES.includes(value as DocumentMode);
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
@@ -118,6 +123,16 @@ export const SETTINGS = {
   GRAPHQL_MAX_DIRECTIVES: integer('graphql', 10, 0, 1_000, 'Directives per operation, its fragments included'),
   // The REST routes' own operations reach 1,501 nodes: the floor leaves them far inside.
   GRAPHQL_MAX_NODES: integer('graphql', 50_000, 10_000, 10_000_000, 'Nodes an operation\'s answer may hold, estimated before it runs and counted while it runs'),
+  GRAPHQL_BATCH_LIMIT: integer('graphql', 10, 1, 100,
+    'Operations one request may send as a JSON array (a batch); each is held to the limits above, its points and node estimates summed over the batch'),
+  GRAPHQL_DOCUMENTS: choice('graphql', DOCUMENT_MODES, 'any',
+    '`registered` (needs `PERSISTED_DOCUMENTS_FILE`): only documents of the trusted-documents manifest run (sent by `documentId` or hash), unless the key is marked `--documents any`; `any`: any document, by text or hash'),
+  PERSISTED_DOCUMENTS_FILE: text('graphql', '—',
+    'A trusted-documents manifest, `{"<id>": "<document>"}` as GraphQL Codegen\'s client preset and the Relay compiler write it: read at startup (a bad one stops it) and again on SIGHUP (a bad one keeps the last)'),
+  PERSISTED_QUERIES_TTL_SECONDS: integer('graphql', 86_400, 60, 2_592_000,
+    'How long an automatic persisted query (registered by its first request with text and hash) is kept after its registration'),
+  PERSISTED_QUERIES_PER_KEY: integer('graphql', 100, 0, 100_000,
+    'New automatic persisted queries one key may register per `PERSISTED_QUERIES_TTL_SECONDS`; past it the text still runs, unregistered. `0`: none is registered'),
 
   LOG_LEVEL: choice('logs', LOG_LEVELS, 'info', 'The least a log line must be to be written'),
   LOG_FORMAT: choice('logs', LOG_FORMATS, 'auto', '`json` (a line each), `pretty` (for people), or `auto`: pretty in a terminal, JSON otherwise'),

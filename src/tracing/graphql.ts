@@ -1,7 +1,7 @@
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { OperationChecker } from '../graphql/params.js';
+import type { OperationChecker } from '../graphql/operation-checker.js';
 import { failed } from './outcome.js';
 import { recording } from './recording.js';
 
@@ -29,15 +29,15 @@ const operationAttributes = (document: DocumentNode, operationName: string | nul
  */
 export function tracedChecks(tracer: Tracer, check: OperationChecker): OperationChecker {
   const parsed = new WeakSet<DocumentNode>();
-  return (params) => {
+  return (params, prepared) => {
     if (!recording()) {
-      const checked = check(params);
+      const checked = check(params, prepared);
       parsed.add(checked.document);
       return checked;
     }
     const span = tracer.startSpan('graphql.parse');
     try {
-      const checked = check(params);
+      const checked = check(params, prepared);
       span.setAttributes({ [ATTR_CACHED]: parsed.has(checked.document), ...operationAttributes(checked.document, params.operationName) });
       parsed.add(checked.document);
       return checked;

@@ -8,7 +8,7 @@ import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanE
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Plugin } from 'graphql-yoga';
 import type { TracingConfig } from '../config.js';
-import type { OperationChecker } from '../graphql/params.js';
+import type { OperationChecker } from '../graphql/operation-checker.js';
 import { log } from '../log.js';
 import type { Handler, Step } from '../pipeline/pipeline.js';
 import { tracedChecks, tracedExecute, useGraphQLTracing } from './graphql.js';

@@ -37,13 +37,15 @@ export async function runOperation(run: Handler, peer: Peer, payload: unknown, s
   const serverContext = { via: { transport: 'websocket', remoteAddress: peer.remoteAddress }, socketResult: slot } as ServerContext;
   const response = await run(request, serverContext);
   const { value } = slot;
-  const document = serverContext.graphql?.document;
+  // A Subscribe message carries one operation (graphql-ws refuses an array): never a batch.
+  const [operation] = serverContext.graphql?.operations ?? [];
+  const document = operation?.document;
   if (value === undefined || !document) return { errors: await refusalOf(response) };
   if (!(Symbol.asyncIterator in value) && value.data == null && value.errors?.length) {
     // A request error (a document yoga refused, a subscription refused as it starts): the protocol's `error`.
     if (!('data' in value) || value.data === undefined) return { errors: value.errors };
   }
-  const operationName = serverContext.graphql?.params.operationName;
+  const { operationName } = operation!.params;
   return { document, result: value, ...(operationName ? { operationName } : {}) };
 }
 

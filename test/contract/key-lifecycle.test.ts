@@ -65,7 +65,7 @@ describe('keys with a lifecycle', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.message).toMatch(/checksum/);
     const legacy = `ask_${'L'.repeat(43)}`;
-    await store().create({ hash: hashKey(legacy), prefix: legacy.slice(0, 12), name: 'legacy', plan: 'free', perMinute: null, perDay: null, expiresAt: null, scopes: null });
+    await store().create({ hash: hashKey(legacy), prefix: legacy.slice(0, 12), name: 'legacy', plan: 'free', perMinute: null, perDay: null, expiresAt: null, scopes: null, documents: null });
     expect((await api.get('/v1/pets', as(legacy))).status).toBe(200);
   });
 

@@ -35,7 +35,7 @@ describe('npm run keys', () => {
     // Its last use is written off the request's path: there, or about to be.
     const { lastUsed, ...rest } = row;
     expect(rest).toEqual({
-      id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000, scopes: 'all',
+      id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000, scopes: 'all', documents: 'default',
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expires: null, revoked: null, deprecatedCalls: 0, lastDeprecatedCall: null,
     });
     expect(lastUsed === null || /^\d{4}-/.test(lastUsed)).toBe(true);
@@ -79,6 +79,26 @@ describe('npm run keys', () => {
     const empty = await keys('create', '--plan', 'free', '--scopes', ',');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--scopes needs at least one');
+  });
+
+  it('create --documents registered holds the key to the trusted documents; roll keeps it; another value is a usage error', async () => {
+    const created = await keys('create', '--plan', 'free', '--documents', 'registered');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('GraphQL documents: registered');
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const text = await fetch(`${api.url}/graphql`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"query":"{ pets { id } }"}',
+    });
+    expect([text.status, (await text.json()).errors[0].extensions.code]).toEqual([403, 'PERSISTED_DOCUMENT_REQUIRED']);
+
+    const rolled = await keys('roll', key, '--overlap', '0');
+    const successor = rolled.stdout.trim().split('\n').at(-1)!;
+    const rows = JSON.parse((await keys('list', '--json')).stdout) as { prefix: string; documents: string }[];
+    expect(rows.find((row) => row.prefix === successor.slice(0, 12))?.documents).toBe('registered');
+
+    const bad = await keys('create', '--plan', 'free', '--documents', 'some');
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toContain('--documents must be any or registered, got "some"');
   });
 
   it('makes enterprise keys with their own limits', async () => {

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { backend, keyOn } from '../support/backend.js';
@@ -43,6 +47,33 @@ describe('the service process', () => {
     const output = server.output();
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(output).toContain(name);
     expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it('reads the trusted-documents manifest again on SIGHUP; a bad one is logged and the last one kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
+    const file = join(dir, 'persisted-documents.json');
+    const [first, second] = ['query First { pets(limit: 1) { id } }', 'query Second { pets(limit: 2) { id } }'];
+    const id = (text: string) => createHash('sha256').update(text).digest('hex');
+    writeFileSync(file, JSON.stringify({ [id(first)]: first }));
+    const { server, store } = await servers.start({ PERSISTED_DOCUMENTS_FILE: file });
+    const url = await listeningUrl(server);
+    const auth = await keyOn(store);
+    const byId = (text: string) => fetch(`${url}/graphql`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ documentId: `sha256:${id(text)}` }),
+    }).then((res) => res.status);
+    expect([await byId(first), await byId(second)]).toEqual([200, 404]);
+
+    writeFileSync(file, JSON.stringify({ [id(first)]: first, [id(second)]: second }));
+    server.child.kill('SIGHUP');
+    await server.waitFor(/"msg":"trusted documents read again"/);
+    expect([await byId(first), await byId(second)]).toEqual([200, 200]);
+
+    writeFileSync(file, '{"broken": ');
+    server.child.kill('SIGHUP');
+    const logged = JSON.parse(await server.waitFor(/trusted documents not read again/));
+    expect(logged).toMatchObject({ level: 50, file, err: { message: expect.stringContaining('PERSISTED_DOCUMENTS_FILE') } });
+    expect([await byId(first), await byId(second)]).toEqual([200, 200]);
+    expect(server.child.exitCode).toBeNull();
   });
 
   it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {

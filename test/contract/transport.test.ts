@@ -143,12 +143,12 @@ describe('request bodies', () => {
   });
 
   it.each([
-    ['a batch', '[{"query":"{ pets { id } }"}]'],
+    ['an empty batch', '[]', 'The batch is empty: send at least one operation in the array'],
     ['a string', '"{ pets { id } }"'],
     ['a numeric query', '{"query": 5}'],
     ['variables that are not an object', '{"query":"{ pets { id } }","variables":"x"}'],
-    ['no query, but variables', '{"variables":{}}', 'Send the operation as a non-empty string in "query"'],
-    ['an empty object', '{}', 'Send the operation as a non-empty string in "query"'],
+    ['no query, but variables', '{"variables":{}}', 'Send the operation as a non-empty string in "query", or a registered document by "documentId"'],
+    ['an empty object', '{}', 'Send the operation as a non-empty string in "query", or a registered document by "documentId"'],
     ['an unknown field', '{"query":"{ pets { id color } }"}'],
     ['a syntax error', '{"query":"{ pets { id "}'],
     ['a variable of the wrong type', '{"query":"query($l: Int) { pets(limit: $l) { id } }","variables":{"l":"ten"}}'],

@@ -28,8 +28,10 @@ export interface TestServer {
   del<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   /** POST /graphql. */
   gql<T = any>(query: string, variables?: object, headers?: Record<string, string>): Promise<Reply<T>>;
-  /** A new key on this server's store (restricted to `scopes`, when given); `auth` is its Authorization header. */
-  newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }, scopes?: string): Promise<{ key: string; id: number; auth: Record<string, string> }>;
+  /** A new key on this server's store (restricted to `scopes`, and to `documents`, when given); `auth` is its Authorization header. */
+  newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }, scopes?: string, documents?: string): Promise<{ key: string; id: number; auth: Record<string, string> }>;
+  /** Reads the trusted documents' manifest again, as SIGHUP does in production. */
+  reloadDocuments(): boolean;
   /** Reads the outbox and sends the webhooks due, once, now; resolves when those sends have ended (App.settle). */
   settle(): Promise<void>;
   /** Stops the server; the store stays (a restart test reuses it). */
@@ -67,8 +69,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const running: RunningServer = await serve(config, { clock, steps: options.steps, tracing: options.tracing });
 
   const admin = await createDataSource(config.database).initialize();
-  const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}, scopes = undefined) => {
-    const { key, record } = await createKey(apiKeyStore(admin), { plan, ...limits, ...(scopes !== undefined ? { scopes } : {}) });
+  const newKey: TestServer['newKey'] = async (plan = 'free', limits = {}, scopes = undefined, documents = undefined) => {
+    const { key, record } = await createKey(apiKeyStore(admin), {
+      plan, ...limits, ...(scopes !== undefined ? { scopes } : {}), ...(documents !== undefined ? { documents } : {}),
+    });
     return { key, id: record.id, auth: { authorization: `Bearer ${key}` } };
   };
   const headers = (await newKey('enterprise', { perMinute: 1_000_000, perDay: 1_000_000 })).auth;
@@ -96,6 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       call(`${running.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { ...headers, ...extra } }),
     newKey,
     settle: () => running.app.settle(),
+    reloadDocuments: () => running.app.reloadDocuments(),
     stop,
     async close() {
       await stop();

@@ -9,7 +9,8 @@ describe('loadConfig', () => {
       rateLimits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', accessLogSample: 1, metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
       webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
-      operationLimits: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 },
+      operationLimits: { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000, maxBatch: 10 },
+      persistedDocuments: { mode: 'any', manifestFile: undefined, ttlSeconds: 86_400, perKey: 100 },
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, maxHeaderBytes: 16_384 },
     });
   });
@@ -21,7 +22,8 @@ describe('loadConfig', () => {
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
       LOG_FORMAT: 'json', ACCESS_LOG_SAMPLE: '0.25', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
-      GRAPHQL_MAX_NODES: '80000',
+      GRAPHQL_MAX_NODES: '80000', GRAPHQL_BATCH_LIMIT: '4', GRAPHQL_DOCUMENTS: 'registered', PERSISTED_DOCUMENTS_FILE: '/etc/store/documents.json',
+      PERSISTED_QUERIES_TTL_SECONDS: '3600', PERSISTED_QUERIES_PER_KEY: '0',
       HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '9', MAX_HEADER_BYTES: '8192',
       WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOKS_PER_KEY: '3', WEBHOOK_TIMEOUT_SECONDS: '4',
       WEBHOOK_CONCURRENCY: '200', WEBHOOK_ENDPOINT_CONCURRENCY: '1',
@@ -31,7 +33,8 @@ describe('loadConfig', () => {
       rateLimits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', accessLogSample: 0.25, metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
       webhooks: { allowHttp: true, allowPrivate: true, perKey: 3, timeoutMs: 4_000, concurrency: 200, perEndpoint: 1 },
-      operationLimits: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0, maxNodes: 80_000 },
+      operationLimits: { maxRootFields: 5, maxDepth: 4, maxTokens: 500, maxDirectives: 0, maxNodes: 80_000, maxBatch: 4 },
+      persistedDocuments: { mode: 'registered', manifestFile: '/etc/store/documents.json', ttlSeconds: 3_600, perKey: 0 },
       http: { headersTimeoutSeconds: 3, requestTimeoutSeconds: 9, maxHeaderBytes: 8_192 },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1);
@@ -98,6 +101,11 @@ describe('loadConfig', () => {
     ['REQUEST_TIMEOUT_SECONDS', { REQUEST_TIMEOUT_SECONDS: 'never' }],
     ['REQUEST_TIMEOUT_SECONDS', { HEADERS_TIMEOUT_SECONDS: '20', REQUEST_TIMEOUT_SECONDS: '10' }],
     ['MAX_HEADER_BYTES', { MAX_HEADER_BYTES: '100' }],
+    ['GRAPHQL_BATCH_LIMIT', { GRAPHQL_BATCH_LIMIT: '0' }],
+    ['GRAPHQL_DOCUMENTS', { GRAPHQL_DOCUMENTS: 'trusted' }],
+    ['GRAPHQL_DOCUMENTS=registered needs PERSISTED_DOCUMENTS_FILE', { GRAPHQL_DOCUMENTS: 'registered' }],
+    ['PERSISTED_QUERIES_TTL_SECONDS', { PERSISTED_QUERIES_TTL_SECONDS: '59' }],
+    ['PERSISTED_QUERIES_PER_KEY', { PERSISTED_QUERIES_PER_KEY: '-1' }],
     ['DATABASE_REPLICA_URLS needs DATABASE_URL', { DATABASE_REPLICA_URLS: 'mysql://r1/store' }],
     ['DATABASE_REPLICA_URLS (the 2nd)', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store,postgres://r2/store' }],
     ['DATABASE_REPLICA_URLS', { DATABASE_URL: 'mysql://db/store', DATABASE_REPLICA_URLS: 'mysql://r1/store,,mysql://r2/store' }],

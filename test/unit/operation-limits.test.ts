@@ -1,8 +1,9 @@
 import { getIntrospectionQuery, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { checkOperation, parseWithin } from '../../src/graphql/operation-limits.js';
+import type { OperationLimits } from '../../src/config.js';
 
-const limits = { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000 };
+const limits: OperationLimits = { maxRootFields: 20, maxDepth: 8, maxTokens: 2_000, maxDirectives: 10, maxNodes: 50_000, maxBatch: 10 };
 const check = (query: string, operationName?: string, own = limits) => checkOperation(parse(query), operationName, own);
 const refusal = (run: () => unknown) => {
   try {
@@ -97,7 +98,7 @@ describe('the operation limits', () => {
   });
 
   it('reads its limits from the settings', () => {
-    const tight = { maxRootFields: 1, maxDepth: 2, maxTokens: 100, maxDirectives: 0, maxNodes: 10_000 };
+    const tight = { maxRootFields: 1, maxDepth: 2, maxTokens: 100, maxDirectives: 0, maxNodes: 10_000, maxBatch: 1 };
     expect(refusal(() => check(aliases(2), undefined, tight)).message).toContain('the limit is 1 per operation');
     expect(refusal(() => check('{ pets { id @skip(if: false) } }', undefined, tight)).message).toContain('the limit is 0');
   });
