@@ -65,6 +65,29 @@ describe('Apollo Client 4, as examples/frontend-apollo.ts sets it up', () => {
     expect((await heard).map(({ data }) => [data!.petChanged.kind, data!.petChanged.pet.name])).toEqual([['CREATED', 'Apollo-1'], ['CREATED', 'Apollo-2']]);
   });
 
+  it('sends a query as its hash (GET), its text (POST) once the service asks for it, then the hash alone again', async () => {
+    const sent: { method: string; hashOnly: boolean; status: number }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const target = new URL(String(input));
+      const hashOnly = init?.method === 'GET' ? !target.searchParams.has('query') : !JSON.parse(String(init?.body)).query;
+      sent.push({ method: init?.method ?? 'GET', hashOnly, status: response.status });
+      return response;
+    };
+    const query = apolloGql('query Persisted { pets(limit: 1) { id name } }');
+    for (const n of [1, 2]) {
+      const { client, sockets: socket } = apolloClient({ url: a.url, key: keyOf(a), webSocketImpl: WebSocket, fetch: recording });
+      sockets.push(socket);
+      expect((await client.query({ query, fetchPolicy: 'network-only' })).data, `client ${n}`).toEqual({ pets: expect.any(Array) });
+    }
+    // The first client: the hash, not found, then the text; the second (the document now registered): the hash alone.
+    expect(sent).toEqual([
+      { method: 'GET', hashOnly: true, status: 404 },
+      { method: 'POST', hashOnly: false, status: 200 },
+      { method: 'GET', hashOnly: true, status: 200 },
+    ]);
+  });
+
   it('reads a deferred fragment into its answer', async () => {
     const { data } = await apollo(a).query({ query: apolloGql('query Deferred { pets(limit: 2) { id ... @defer { name } } }'), fetchPolicy: 'network-only' });
     expect((data as { pets: { name: string }[] }).pets.every((pet) => typeof pet.name === 'string')).toBe(true);
