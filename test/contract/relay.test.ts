@@ -228,3 +228,29 @@ describe('REST, unchanged by Relay', () => {
     expect((await api.get('/v1/nodes')).status).toBe(404);
   });
 });
+
+describe('Relay\'s persisted queries as trusted documents', () => {
+  let persisted: RelayArtifacts;
+  let registered: TestServer;
+  beforeAll(async () => {
+    persisted = await compileRelay({ persist: true });
+    registered = await startServer({ env: { PERSISTED_DOCUMENTS_FILE: persisted.manifest!, GRAPHQL_DOCUMENTS: 'registered' } });
+    await registered.post('/v1/pets', { name: 'Persisted', categoryId: 1 });
+  }, 60_000);
+  afterAll(async () => {
+    await registered?.close();
+    await persisted?.remove();
+  });
+
+  it('runs the operations relay-compiler persisted, sent by their id alone, where only registered documents run', async () => {
+    expect(persisted.pets.params.text).toBeNull();
+    expect(persisted.pets.params.id).toMatch(/^[0-9a-f]{64}$/);
+    const { fetch, records } = relayEnvironment(registered.url, registered.headers);
+    await fetch(persisted.pets, {});
+    expect(records().filter((record) => record.__typename === 'Pet').map((record) => record.name)).toEqual(['Persisted']);
+    // The same key's own text is refused: the manifest is the allow-list.
+    const text = await registered.gql('{ pets(limit: 1) { id } }');
+    expect(text.status).toBe(403);
+    expect(text.body.errors[0].extensions).toEqual({ code: 'PERSISTED_DOCUMENT_REQUIRED', status: 403 });
+  });
+});

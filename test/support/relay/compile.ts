@@ -18,6 +18,8 @@ export interface RelayArtifacts {
   readonly pets: ConcreteRequest;
   readonly refetch: ConcreteRequest;
   readonly sameId: ConcreteRequest;
+  /** With `persist`: the manifest relay-compiler wrote (persisted_queries.json, SHA-256 id to text). */
+  readonly manifest?: string;
   remove(): Promise<void>;
 }
 
@@ -26,12 +28,18 @@ export interface RelayArtifacts {
  * a folder of its own (two projects run this at once, and nothing generated is committed): the compiler
  * takes no output folder beside a config file, so the config is copied there with its paths made absolute.
  */
-export async function compileRelay(): Promise<RelayArtifacts> {
+export async function compileRelay({ persist = false } = {}): Promise<RelayArtifacts> {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-relay-'));
   const out = join(dir, '__generated__');
   await mkdir(out);
   const config = JSON.parse(await readFile(join(FIXTURE, 'relay.config.json'), 'utf8')) as Record<string, unknown>;
-  const absolute = { ...config, src: FIXTURE, schema: join(FIXTURE, String(config.schema)), artifactDirectory: out };
+  // Relay's local persisting: the operations' texts go to the manifest, the artifacts carry only their ids.
+  const manifest = join(dir, 'persisted_queries.json');
+  if (persist) await writeFile(manifest, '{}');
+  const absolute = {
+    ...config, src: FIXTURE, schema: join(FIXTURE, String(config.schema)), artifactDirectory: out,
+    ...(persist ? { persistConfig: { file: manifest, algorithm: 'SHA256' } } : {}),
+  };
   await writeFile(join(dir, 'relay.config.json'), JSON.stringify(absolute));
   await new Promise<void>((resolve, reject) => {
     execFile(process.execPath, [COMPILER, 'relay.config.json'], { cwd: dir, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
@@ -43,6 +51,7 @@ export async function compileRelay(): Promise<RelayArtifacts> {
     pets: await artifact<ConcreteRequest>('PetStorePetsQuery'),
     refetch: await artifact<ConcreteRequest>('PetStorePetRefetchQuery'),
     sameId: await artifact<ConcreteRequest>('PetStoreSameIdQuery'),
+    ...(persist ? { manifest } : {}),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -58,10 +67,12 @@ export type StoredRecord = Record<string, unknown> & { __id: string; __typename:
 export function relayEnvironment(url: string, headers: Record<string, string>) {
   const environment = new Environment({
     network: Network.create(async (params, variables) => {
+      // A persisted operation has its id and no text: it is sent by id (a trusted document).
+      const operation = params.text === null ? { documentId: params.id } : { query: params.text };
       const response = await fetch(`${url}/graphql`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-        body: JSON.stringify({ query: params.text, variables, operationName: params.name }),
+        body: JSON.stringify({ ...operation, variables, operationName: params.name }),
       });
       return response.json();
     }),
