@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/auth/key-admin.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { openStore } from '../support/backend.js';
+import { requestLines } from '../support/request-lines.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { subscribe as sseSubscribe } from '../support/sse.js';
 import { rawSocket, wsClient } from '../support/websocket.js';
@@ -99,6 +100,19 @@ describe('operations over the socket, each held to the rules of its POST', () =>
     // One for the mutation, two for the query's two root fields.
     expect(before - await remaining(auth)).toBe(3);
     await ws.dispose();
+  });
+
+  it('writes each operation\'s access-log line and counts it in the metrics, as the POST it stands for', async () => {
+    const { key } = await fresh();
+    const lines = requestLines();
+    const metric = async () => Number(/^http_requests_total\{[^}]*route="\/graphql"[^}]*status="200"[^}]*\} (\d+)/m.exec(await (await fetch(`${api.url}/metrics`)).text())?.[1] ?? 0);
+    const before = await metric();
+    const ws = wsClient(api.url, { authorization: `Bearer ${key}` });
+    await ws.run('{ rateLimit { plan } }');
+    await ws.dispose();
+    const line = lines().find((l) => l.transport === 'websocket');
+    expect(line).toMatchObject({ method: 'POST', path: '/graphql', route: '/graphql', status: 200, transport: 'websocket', keyPrefix: key.slice(0, 12), client: '127.0.0.1' });
+    expect(await metric()).toBe(before + 1);
   });
 
   it('refuses what HTTP refuses, as the protocol\'s `error` message with the code and status', async () => {
