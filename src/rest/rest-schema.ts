@@ -1,6 +1,6 @@
 import { MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import {
-  GraphQLList, GraphQLNonNull, GraphQLScalarType, isListType, isNonNullType, isScalarType,
+  GraphQLList, GraphQLNonNull, GraphQLScalarType, isListType, isNonNullType, isScalarType, isSpecifiedDirective,
   type GraphQLSchema, type GraphQLType,
 } from 'graphql';
 import { isGraphQLOnly } from '../schema/extensions.js';
@@ -46,11 +46,14 @@ function decodeNumerals(schema: GraphQLSchema): GraphQLSchema {
 
 /**
  * The schema SOFA builds its routes and responses from: no subscriptions (live events are GraphQL's), no
- * field or interface marked GRAPHQL_ONLY, no type left unreachable by their removal, and parameters decoded from text.
+ * directive of GraphQL's own (@defer, @stream), no field or interface marked GRAPHQL_ONLY, no type left unreachable by their removal, and parameters decoded from text.
  */
 export function restSchema(schema: GraphQLSchema): GraphQLSchema {
   return decodeNumerals(pruneSchema(mapSchema(schema, {
     [MapperKind.SUBSCRIPTION]: () => null,
+    // @defer and @stream are GraphQL's (a route's answer is one JSON body); left, their Int argument kept
+    // the built-in Int in the schema beside the decoding one, and `limit=abc` lost the parameter's name.
+    [MapperKind.DIRECTIVE]: (directive) => (isSpecifiedDirective(directive) ? directive : null),
     [MapperKind.COMPOSITE_FIELD]: (config) => (isGraphQLOnly(config.extensions) ? null : config),
     // The Node interface, whose one field is GraphQL's: left, it would be an interface without fields.
     [MapperKind.INTERFACE_TYPE]: (type) => (isGraphQLOnly(type.extensions) ? null : type),
