@@ -24,13 +24,15 @@ import { GRAPHQL_PATH } from './graphql/surface.js';
 import { schema } from './schema/index.js';
 import type { Tracing } from './tracing/start.js';
 import { createWebSocketTransport } from './websocket/transport.js';
-import { upgradeListener } from './websocket/upgrades.js';
+import { takesUpgrade, upgradeListener } from './websocket/upgrades.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
   readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
   /** A node:http `upgrade` listener: GraphQL over WebSocket on /graphql, any other upgrade answered as a plain request. */
   readonly upgrade: ReturnType<typeof upgradeListener>;
+  /** node:http's `shouldUpgradeCallback`: the upgrades `upgrade` takes; the rest are plain requests. */
+  readonly takesUpgrade: ReturnType<typeof takesUpgrade>;
   /** What the startup log tells the operator. */
   readonly backends: { readonly database: string; readonly rateLimits: string; readonly events: string };
   /** Every path the service answers and its methods (HEAD wherever GET is), as the router built them. */
@@ -105,6 +107,7 @@ async function assemble(
   return {
     handle,
     upgrade: upgradeListener(handle, sockets, GRAPHQL_PATH),
+    takesUpgrade: takesUpgrade(sockets, GRAPHQL_PATH),
     routes: surfaces.router.paths,
     backends: {
       database: describeDatabase(config.database),

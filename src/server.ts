@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
@@ -22,7 +22,10 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
     maxHeaderSize: maxHeaderBytes,
     // How often those deadlines are checked (Node's default is 30 s, longer than the deadlines).
     connectionsCheckingInterval: 500,
-  }, app.handle);
+    // Only a WebSocket on /graphql is upgraded; any other Upgrade header is a plain request (Node 22.21
+    // and 24.9 on; Node 20 ignores the option, and app.upgrade answers those requests itself).
+    shouldUpgradeCallback: app.takesUpgrade,
+  } as ServerOptions, app.handle);
   // Requests that never reach the pipeline (malformed, too slow, headers too large) still get an Error body.
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);

@@ -4,15 +4,25 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketTransport } from './transport.js';
 
 /**
- * node:http's `upgrade` listener. Once there is one, Node hands it every request that asks for an
- * upgrade, whatever the protocol: only a WebSocket on `path` is upgraded (not while the instance drains);
- * anything else (`curl --http2`'s `Upgrade: h2c`, a WebSocket elsewhere) is answered as the plain request
- * it also is, by the same listener as every request, as it was before WebSockets were served.
+ * Which upgrade requests are upgraded: a WebSocket on `path`, while the instance is not draining.
+ * Anything else (`curl --http2`'s `Upgrade: h2c`, a WebSocket elsewhere) is the plain request it also is,
+ * answered as it was before WebSockets were served. node:http takes this as `shouldUpgradeCallback`
+ * (Node 22.21 and 24.9 on), and then hands every other request to the request listener itself.
+ */
+export function takesUpgrade(sockets: WebSocketTransport, path: string) {
+  return (request: IncomingMessage): boolean =>
+    request.headers.upgrade?.toLowerCase() === 'websocket' && pathOf(request.url) === path && !sockets.draining;
+}
+
+/**
+ * node:http's `upgrade` listener. A Node without `shouldUpgradeCallback` (20) hands it every request
+ * that asks for an upgrade, whatever the protocol: those not taken are answered here, by the request
+ * listener, on a copy of the request that reads its body again.
  */
 export function upgradeListener(handle: RequestListener, sockets: WebSocketTransport, path: string) {
+  const takes = takesUpgrade(sockets, path);
   return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const webSocket = request.headers.upgrade?.toLowerCase() === 'websocket';
-    if (webSocket && pathOf(request.url) === path && !sockets.draining) {
+    if (takes(request)) {
       sockets.upgrade(request, socket, head);
       return;
     }
@@ -31,7 +41,7 @@ export function upgradeListener(handle: RequestListener, sockets: WebSocketTrans
 const pathOf = (url = '/') => url.split('?', 1)[0];
 
 /**
- * Node ends an upgrade request's body stream before the listener sees it, and hands over what it had
+ * Node 20 ends an upgrade request's body stream before the listener sees it, and hands over what it had
  * read past the headers (`head`): a copy of the request reads its body (Content-Length bytes) from there
  * and the socket. A chunked body is not read (it arrives empty, and is refused as such).
  */
