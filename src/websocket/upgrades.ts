@@ -27,6 +27,8 @@ export function upgradeListener(handle: RequestListener, sockets: WebSocketTrans
       return;
     }
     const plain = readableAgain(request, socket as Socket, head);
+    // node:http's own deadlines no longer watch this socket: one that sends nothing more is dropped.
+    (socket as Socket).setTimeout(UNTAKEN_UPGRADE_TIMEOUT_MS, () => socket.destroy());
     const response = new ServerResponse(plain);
     response.shouldKeepAlive = false;
     response.assignSocket(socket as Socket);
@@ -39,6 +41,9 @@ export function upgradeListener(handle: RequestListener, sockets: WebSocketTrans
 }
 
 const pathOf = (url = '/') => url.split('?', 1)[0];
+
+/** How long an upgrade request answered here may take to arrive whole and be answered. */
+const UNTAKEN_UPGRADE_TIMEOUT_MS = 30_000;
 
 /**
  * Node 20 ends an upgrade request's body stream before the listener sees it, and hands over what it had
