@@ -236,6 +236,13 @@ export async function feedReader(url: string, key: string, done: Promise<unknown
 
 const SUBSCRIPTION = 'subscription { petChanged { kind pet { id name } } }';
 
+/** Milliseconds since the load was done, for a reader that reads on after it: -1 while it runs. */
+export function sinceDone(done: Promise<unknown>): () => number {
+  let at: number | undefined;
+  void done.finally(() => { at = Date.now(); });
+  return () => (at === undefined ? -1 : Date.now() - at);
+}
+
 /**
  * A subscriber as a browser's EventSource is one: it subscribes to every pet's changes over SSE and,
  * when its stream breaks or is refused, subscribes again after a backoff with `Last-Event-ID` set to
@@ -247,9 +254,7 @@ const SUBSCRIPTION = 'subscription { petChanged { kind pet { id name } } }';
 export async function subscriber(
   url: string, key: string, done: Promise<unknown>, seen: number[], times: number[], resume = true,
 ): Promise<{ reconnections: number }> {
-  let finished = false;
-  let finishedAt = 0;
-  void done.finally(() => { finished = true; finishedAt = Date.now(); });
+  const since = sinceDone(done);
   let last: number | undefined;
   let reconnections = -1;
   for (let backoff = 100; ; backoff = Math.min(backoff * 2, 5_000)) {
@@ -257,7 +262,7 @@ export async function subscriber(
     const stream = await subscribe(url, SUBSCRIPTION, headers, undefined, { keepPayloads: false }).catch(() => undefined);
     if (!stream?.opened) {
       // Refused or unreachable for 30 s after the load: what it missed, the audit says.
-      if (finished && Date.now() - finishedAt > 30_000) return { reconnections };
+      if (since() > 30_000) return { reconnections };
       await sleep(backoff * (0.5 + Math.random()));
       continue;
     }
@@ -273,7 +278,7 @@ export async function subscriber(
         times.push(stream.times[taken]!);
       }
       if (outcome === 'ended') break;
-      if (finished && taken === before) {
+      if (since() >= 0 && taken === before) {
         stream.close();
         return { reconnections };
       }

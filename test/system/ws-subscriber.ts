@@ -1,6 +1,7 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { sleep } from '../support/time.js';
+import { sinceDone } from './clients.js';
 
 const SUBSCRIPTION = 'subscription ($after: SafeInt) { petChanged(after: $after) { id kind pet { id name } } }';
 
@@ -15,14 +16,12 @@ const SUBSCRIPTION = 'subscription ($after: SafeInt) { petChanged(after: $after)
 export async function wsSubscriber(
   url: string, key: string, done: Promise<unknown>, seen: number[], times: number[], resume = true,
 ): Promise<{ reconnections: number }> {
-  let finished = false;
-  let finishedAt = 0;
-  void done.finally(() => { finished = true; finishedAt = Date.now(); });
+  const since = sinceDone(done);
   let last: number | undefined;
   let reconnections = -1;
   let heardAt = Date.now();
   for (let backoff = 100; ; backoff = Math.min(backoff * 2, 5_000)) {
-    if (finished && Date.now() - finishedAt > 30_000) return { reconnections };
+    if (since() > 30_000) return { reconnections };
     const client = createClient({
       url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true,
       connectionParams: { authorization: `Bearer ${key}` },
@@ -47,7 +46,7 @@ export async function wsSubscriber(
     for (;;) {
       const outcome = await Promise.race([ended.then(() => 'ended' as const), sleep(500).then(() => 'waiting' as const)]);
       if (outcome === 'ended') break;
-      if (finished && Date.now() - heardAt > 2_000 && Date.now() - finishedAt > 2_000) {
+      if (since() > 2_000 && Date.now() - heardAt > 2_000) {
         await client.dispose();
         return { reconnections };
       }
