@@ -18,25 +18,30 @@ export interface CheckedCall {
  * points and node estimates are the sums of its operations', and any problem refuses it whole.
  */
 export function callChecker(limits: OperationLimits, resolve: DocumentResolver, check: OperationChecker) {
-  const one = async (sent: SentParams, mode: DocumentMode) => {
-    const resolved = await resolve(sent, mode);
-    return { resolved, request: check(resolved.params, resolved.prepared) };
+  const checked = (resolved: ResolvedParams) => ({ resolved, request: check(resolved.params, resolved.prepared) });
+  const single = ({ resolved, request }: ReturnType<typeof checked>): CheckedCall => {
+    checkNodes(request.nodes, limits);
+    return {
+      call: { operations: [request], batch: false, cost: request.cost, kind: request.kind, params: request.params },
+      registrations: resolved.register ? [resolved.register] : [],
+    };
   };
-  return async (sent: SentParams | SentParams[], mode: DocumentMode): Promise<CheckedCall> => {
+  // A single operation whose document is at hand is checked at once: no promise on the common path.
+  return (sent: SentParams | SentParams[], mode: DocumentMode): CheckedCall | Promise<CheckedCall> => {
     if (!Array.isArray(sent)) {
-      const { resolved, request } = await one(sent, mode);
-      checkNodes(request.nodes, limits);
-      return {
-        call: { operations: [request], batch: false, cost: request.cost, kind: request.kind, params: request.params },
-        registrations: resolved.register ? [resolved.register] : [],
-      };
+      const resolved = resolve(sent, mode);
+      return resolved instanceof Promise ? resolved.then((r) => single(checked(r))) : single(checked(resolved));
     }
+    return batch(sent, mode);
+  };
+
+  async function batch(sent: SentParams[], mode: DocumentMode): Promise<CheckedCall> {
     if (sent.length === 0) throw appError('BAD_REQUEST', 'The batch is empty: send at least one operation in the array');
     if (sent.length > limits.maxBatch) {
       throw appError('BAD_REQUEST', `The batch has ${sent.length} operations; the limit is ${limits.maxBatch} per request`);
     }
-    const checked = await Promise.all(sent.map((params, index) => inBatchAsync(index, sent.length, () => one(params, mode))));
-    const operations: GraphQLRequest[] = checked.map(({ request }, index) => {
+    const all = await Promise.all(sent.map((params, index) => inBatchAsync(index, sent.length, async () => checked(await resolve(params, mode)))));
+    const operations: GraphQLRequest[] = all.map(({ request }, index) => {
       if (request.kind === OperationTypeNode.SUBSCRIPTION) {
         throw appError('BAD_REQUEST', `Operation ${index + 1} of the batch of ${sent.length} is a subscription: subscribe in a request of its own`);
       }
@@ -51,9 +56,9 @@ export function callChecker(limits: OperationLimits, resolve: DocumentResolver, 
         kind: operations.some(({ kind }) => kind === OperationTypeNode.MUTATION) ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
         params: operations.map(({ params }) => params),
       },
-      registrations: checked.flatMap(({ resolved }) => (resolved.register ? [resolved.register] : [])),
+      registrations: all.flatMap(({ resolved }) => (resolved.register ? [resolved.register] : [])),
     };
-  };
+  }
 }
 
 const inBatchAsync = <T>(index: number, size: number, work: () => Promise<T>): Promise<T> =>

@@ -30,25 +30,26 @@ const required = () => appError('PERSISTED_DOCUMENT_REQUIRED',
  * manifest's documents only, by id, hash or the same text.
  */
 export function documentResolver(manifest: Manifest, registered: RegisteredDocuments) {
-  return async ({ query, documentId, ...rest }: SentParams, mode: DocumentMode): Promise<ResolvedParams> => {
+  // Only a look-up of an automatic persisted query waits (on Redis): every other operation resolves at once.
+  return ({ query, documentId, ...rest }: SentParams, mode: DocumentMode): ResolvedParams | Promise<ResolvedParams> => {
     const run = (text: string, prepared?: PreparedDocument): ResolvedParams => ({ params: { ...rest, query: text }, ...(prepared ? { prepared } : {}) });
+    const lookUp = (hash: string, missing: () => never) =>
+      (mode === 'any' ? registered.find(hash).then((text) => (text !== undefined ? run(text) : missing())) : missing());
     if (documentId !== undefined) {
       const key = documentKey(documentId);
       if (query !== undefined) throw appError('BAD_REQUEST', 'Send "query" or "documentId", not both');
       const prepared = manifest.get(key);
       if (prepared) return run(prepared.text, prepared);
-      const text = mode === 'any' ? await registered.find(key) : undefined;
-      if (text !== undefined) return run(text);
-      throw notFound(`No document "${documentId as string}" is registered: send its text in "query"${mode === 'any' ? '' : ' (this key runs only the trusted documents)'}`);
+      return lookUp(key, () => {
+        throw notFound(`No document "${documentId as string}" is registered: send its text in "query"${mode === 'any' ? '' : ' (this key runs only the trusted documents)'}`);
+      });
     }
     const hash = persistedQueryHash(rest.extensions);
     if (hash !== undefined) {
       const prepared = manifest.get(hash);
       if (query === undefined) {
         if (prepared) return run(prepared.text, prepared);
-        const text = mode === 'any' ? await registered.find(hash) : undefined;
-        if (text !== undefined) return run(text);
-        throw notFound('PersistedQueryNotFound');
+        return lookUp(hash, () => { throw notFound('PersistedQueryNotFound'); });
       }
       const actual = sha256Hex(query);
       if (actual !== hash) {

@@ -31,16 +31,20 @@ export function useGraphQLOperation(
       const { endpoint } = serverContext;
       if (!endpoint || !endpoints.has(endpoint) || serverContext.rejection) return undefined;
       const failed = (error: unknown) => { serverContext.rejection = classify(error, serverContext.requestId); };
+      const keep = ({ call, registrations }: CheckedCall) => {
+        serverContext.graphql = call;
+        serverContext.cost = call.cost;
+        if (registrations.length > 0) serverContext.registrations = registrations;
+      };
       try {
-        return checkCall(graphqlParams(request.method, url, serverContext.body), modeOf(serverContext)).then(({ call, registrations }) => {
-          serverContext.graphql = call;
-          serverContext.cost = call.cost;
-          if (registrations.length > 0) serverContext.registrations = registrations;
-        }, failed);
+        const checked = checkCall(graphqlParams(request.method, url, serverContext.body), modeOf(serverContext));
+        // Waited for only when a document is looked up in Redis: a step with nothing pending costs no promise.
+        if (checked instanceof Promise) return checked.then(keep, failed);
+        keep(checked);
       } catch (error) {
         failed(error);
-        return undefined;
       }
+      return undefined;
     },
   };
 }
