@@ -84,7 +84,7 @@ describe('each runtime check fails on a copy that drifted', () => {
     ['the Dockerfile retuned alone', () => edited('dockerfile', (text) => text.replace(nodeOptions, 'NODE_OPTIONS="--max-old-space-size=4096 --max-semi-space-size=64"'))],
     ['a launch setting added to the Dockerfile alone', () => edited('dockerfile', (text) => text.replace(/^ENV (?![\s\S]*^ENV )/m, 'ENV UV_THREADPOOL_SIZE=2 '))],
     ["the README's launch line retuned alone", () => edited('readme', (text) => text.replace(/^(NODE_ENV=\S+ NODE_OPTIONS=)\S+/m, '$1--max-old-space-size=4096'))],
-    ["the README's launch line gone", () => edited('readme', (text) => text.replace(/^NODE_ENV=.*node dist\/src\/main\.js$/m, ''))],
+    ["the README's launch line gone", () => edited('readme', (text) => text.replace(/^NODE_ENV=.* node .*$/m, ''))],
     ['a stale value in the prose', () => edited('readme', (text) => `${text}\nWith \`MALLOC_ARENA_MAX=8\` it grew.\n`)],
   ])('launch shown: %s', (_, copy) => {
     expect(launchShownProblems(copy())).not.toEqual([]);
