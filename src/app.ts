@@ -1,4 +1,3 @@
-import { createServerAdapter } from '@whatwg-node/server';
 import { startLiveEvents } from './assembly/live-events.js';
 import { requestSteps } from './assembly/request-steps.js';
 import { resolverContext } from './assembly/resolver-context.js';
@@ -16,8 +15,8 @@ import { createCursors } from './domain/cursor.js';
 import { log } from './log.js';
 import { deprecatedCallLog } from './ops/deprecated-calls.js';
 import { createMetrics } from './ops/metrics.js';
-import type { ServerContext } from './pipeline/context.js';
 import { BODY_LIMIT_BYTES } from './pipeline/body.js';
+import { nodeListener, type Listener } from './pipeline/node-listener.js';
 import { createPipeline, type Step } from './pipeline/pipeline.js';
 import type { Router } from './pipeline/routing.js';
 import { GRAPHQL_PATH } from './graphql/surface.js';
@@ -28,7 +27,7 @@ import { takesUpgrade, upgradeListener } from './websocket/upgrades.js';
 
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
-  readonly handle: ReturnType<typeof createServerAdapter<ServerContext>>;
+  readonly handle: Listener;
   /** A node:http `upgrade` listener: GraphQL over WebSocket on /graphql, any other upgrade answered as a plain request. */
   readonly upgrade: ReturnType<typeof upgradeListener>;
   /** node:http's `shouldUpgradeCallback`: the upgrades `upgrade` takes; the rest are plain requests. */
@@ -97,7 +96,7 @@ async function assemble(
     draining: () => draining,
   }));
   const run = tracing ? tracing.requests(pipeline) : pipeline;
-  const handle = createServerAdapter<ServerContext>(run);
+  const handle = nodeListener(run);
   // Each operation on a socket runs through `run`, as the POST it stands for.
   const sockets = createWebSocketTransport({
     run, authenticate, schema, recheckMs: recheckEvery(config.keyCacheTtlSeconds), maxPayloadBytes: BODY_LIMIT_BYTES, trustProxyHops: config.trustProxyHops,

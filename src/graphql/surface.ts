@@ -20,6 +20,7 @@ import type { GraphQLParams, GraphQLRequest } from './params.js';
 import { documentResolver, type DocumentMode } from './persisted.js';
 import type { RegisteredDocuments } from './registered-documents.js';
 import { useGraphQLOperation } from './use-operation.js';
+import { asFetchRequest } from '../pipeline/node-request.js';
 import { useWarnings } from './warnings.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -134,7 +135,8 @@ export function createGraphQL(
     plugins: [useDeferStream(), useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
       useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins, useSocketResults()],
   });
-  const handle = (request: Request, serverContext: ServerContext) => yoga.handle(request, serverContext as never);
+  // Yoga runs on the Fetch API's Request: a request that came on node:http gets one here, and only here.
+  const handle = (request: Request, serverContext: ServerContext) => yoga.handle(asFetchRequest(request, yoga.fetchAPI), serverContext as never);
   // The router gives HEAD the GET's endpoint; the pipeline drops the body of its answer.
   const get: Endpoint = {
     handle: (request, serverContext) => handle(request.method === 'HEAD' ? asGet(request, yoga.fetchAPI.Request) : request, serverContext),

@@ -1,7 +1,7 @@
 import { appError } from '../errors.js';
 import type { ServerContext } from './context.js';
 import { classify, errorBodies } from './error-response.js';
-import { Response as AdapterResponse } from './response.js';
+import { isPlainResponse, Response as AdapterResponse } from './response.js';
 
 export interface RequestStepPayload {
   readonly request: Request;
@@ -61,6 +61,7 @@ function replaced(response: Response, error: unknown, request: Request, serverCo
  * the body is cancelled here, so nothing behind it keeps running.
  */
 function withoutBody(response: Response): Response {
+  if (isPlainResponse(response)) return response.withoutBody() as unknown as Response;
   if (response.body === null) return response;
   void response.body.cancel().catch(() => {});
   return new AdapterResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
