@@ -19,6 +19,8 @@ const LAYERS = [
   ['app'],
   ['server'],
   ['main'],
+  // The production bundle's entry: source maps on before anything else loads.
+  ['entry'],
 ];
 
 /** A folder of src/, a top-level file of src/ (without .ts), or the migrations folder beside src/. */

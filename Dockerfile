@@ -6,6 +6,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts scripts
 COPY src src
 COPY migrations migrations
 RUN npm run build && npm prune --omit=dev
