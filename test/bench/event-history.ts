@@ -2,7 +2,7 @@
  * `npx tsx test/bench/event-history.ts`: what an old position in the event history costs, on MariaDB or
  * MySQL. Fills a database of its own (made and dropped here, on the server of BENCH_DATABASE_URL, else
  * TEST_DATABASE_URL) with BENCH_EVENTS (1,000,000) events in one INSERT ... SELECT, starts the build
- * (dist/, `npm run build` first; BENCH_BASELINE names another build's main.js) and measures, one call at
+ * (dist/, `npm run build` first; BENCH_BASELINE names another build's entry point) and measures, one call at
  * a time:
  *   - a one-event page of the feed from the oldest position, from the newest, and of a type (BENCH_CALLS, 200, each);
  *   - another key's GET /v1/pets for BENCH_SECONDS (10) alone, then while BENCH_STREAMS (20) streams resume from
@@ -14,9 +14,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { historyStatement } from '../../src/db/outbox.js';
+import { builtCli, builtEntry } from './instances.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -26,8 +27,8 @@ const PAUSE_MS = 1_000;
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!base) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
 const root = resolve(import.meta.dirname, '../..');
-const main = resolve(root, process.env.BENCH_BASELINE ?? 'dist/src/main.js');
-const cli = (name: string) => resolve(dirname(main), 'cli', name);
+const main = resolve(root, process.env.BENCH_BASELINE ?? builtEntry());
+const cli = (name: string) => builtCli(main, name);
 
 const database = `bench_events_${randomBytes(3).toString('hex')}`;
 const server = new URL(base);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConnection } from 'mysql2/promise';
-import { builtInstances } from './instances.js';
+import { builtEntry, builtInstances } from './instances.js';
 import { subscribe } from '../support/sse.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 200);
@@ -18,7 +18,7 @@ const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const redis = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 if (!base || !redis) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or the TEST_ ones)');
 
-const { children, start } = builtInstances('dist/src/main.js');
+const { children, start } = builtInstances(builtEntry());
 
 async function run(label: string, withRedis: boolean) {
   const name = `animal_store_events_${randomBytes(3).toString('hex')}`;

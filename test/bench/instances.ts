@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { productionEntry } from '../support/launch.js';
 
 /**
  * Built instances of the service for a benchmark: `start(env)` runs `main` on a free loopback port with
@@ -20,4 +23,19 @@ export function builtInstances(main: string) {
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   return { children, start };
+}
+
+/**
+ * The entry point of a build's dist/ (another worktree's, to compare): the one production runs, or tsc's
+ * src/main.js in a build from before the bundle.
+ */
+export function builtEntry(dist = 'dist'): string {
+  const entry = join(dist, relative('dist', productionEntry()));
+  return existsSync(entry) ? entry : join(dist, 'src/main.js');
+}
+
+/** A CLI script (keys.js, migrate.js) of the build an entry point is of: tsc's, in dist/src/cli/. */
+export function builtCli(entry: string, name: string): string {
+  const dir = dirname(resolve(entry));
+  return resolve(dir, basename(dir) === 'bundle' ? '../src/cli' : 'cli', name);
 }

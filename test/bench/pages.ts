@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { createCursors } from '../../src/domain/cursor.js';
+import { builtEntry } from './instances.js';
 
 const PETS = Number(process.env.BENCH_PETS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -48,7 +49,7 @@ try {
   const [[secret]] = await admin.query('SELECT value FROM service_secrets WHERE name = \'cursor\'') as unknown as [[{ value: string }]];
   const cursors = createCursors(secret.value);
 
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...env, LOG_FORMAT: 'json', LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, [builtEntry()], { cwd: root, env: { ...env, LOG_FORMAT: 'json', LOG_LEVEL: 'info' } });
   const origin = await new Promise<string>((done) => {
     child.stdout.on('data', (chunk: Buffer) => {
       const found = /"url":"(http[^"]+)"/.exec(chunk.toString());

@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../../src/config.js';
 import { createOperationChecker, prepareDocument } from '../../src/graphql/operation-checker.js';
 import { schema } from '../../src/schema/index.js';
-import { builtInstances } from './instances.js';
+import { builtEntry, builtInstances } from './instances.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -50,7 +50,7 @@ const env: Record<string, string> = {
 const key = execFileSync(process.execPath, ['dist/src/cli/keys.js', 'create', '--plan', 'enterprise', '--per-minute', '2000000000', '--per-day', '2000000000'], {
   env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
 }).trim().split('\n').at(-1)!;
-const { children, start } = builtInstances('dist/src/main.js');
+const { children, start } = builtInstances(builtEntry());
 const url = await start(env);
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' };
 

@@ -8,6 +8,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
+import { builtEntry } from './instances.js';
 
 const READS = Number(process.env.READS ?? 1_000);
 const base = process.env.BENCH_DATABASE_URL!;
@@ -23,7 +24,7 @@ const env = {
   REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: `ryw-${randomBytes(3).toString('hex')}`, READ_YOUR_WRITES_SECONDS: '3600', REPLICA_MAX_LAG_SECONDS: '60',
   PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json',
 };
-const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [builtEntry()], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const url = await new Promise<string>((resolve) => {
     let out = '';

@@ -2,8 +2,9 @@
  * `npm run bench`: requests per second, p50 and p99 of the service's REST shapes and the GraphQL list,
  * on MySQL and Redis, with a key and its limits on, logs and metrics on, as in production.
  *
- *   BENCH_BASELINE=<another build's dist/src/main.js> [BENCH_BASELINE_LABEL=...]  adds that build to the
- *     same run (e.g. a worktree of an older commit, built): the builds take turns on each shape.
+ *   BENCH_BASELINE=<another build's entry: dist/bundle/server.mjs, dist/src/main.js before the bundle>
+ *     [BENCH_BASELINE_LABEL=...]  adds that build to the same run (e.g. a worktree of an older commit,
+ *     built): the builds take turns on each shape.
  *   BENCH_SECONDS (10) per shape and build · BENCH_CONNECTIONS (32) · BENCH_PETS (10000) seeded with SQL
  *   BENCH_SHAPES ("list20 list100s get1 post graphql") · BENCH_DATABASE_URL / BENCH_REDIS_URL, else the
  *     TEST_ ones · BENCH_REPLICA_URLS: servers replicating BENCH_DATABASE_URL's (`npx tsx test/bench/lab.ts`
@@ -16,9 +17,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createConnection } from 'mysql2/promise';
+import { builtCli, builtEntry } from './instances.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -107,7 +108,7 @@ async function service(label: string, main: string): Promise<Target> {
   };
   const url = await start(main, env);
   await seed(env.DATABASE_URL);
-  const cli = resolve(dirname(main), 'cli/keys.js');
+  const cli = builtCli(main, 'keys.js');
   const key = execFileSync(process.execPath, [cli, 'create', '--plan', 'enterprise', '--per-minute', '2000000000', '--per-day', '2000000000', '--name', 'bench'],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()!;
   return { label, url, headers: { authorization: `Bearer ${key}` } };
@@ -125,7 +126,7 @@ async function load(target: Target, shape: Shape, seconds: number) {
 }
 
 try {
-  const targets = [await service('this build', 'dist/src/main.js')];
+  const targets = [await service('this build', builtEntry())];
   if (process.env.BENCH_BASELINE) targets.push(await service(process.env.BENCH_BASELINE_LABEL ?? 'baseline', process.env.BENCH_BASELINE));
   const rows = [];
   for (const name of shapes) {

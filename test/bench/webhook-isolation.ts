@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { builtInstances } from './instances.js';
+import { builtEntry, builtInstances } from './instances.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100);
 const SILENT = Number(process.env.SILENT ?? 20);
@@ -26,7 +26,7 @@ const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const redis = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 if (!base || !redis) throw new Error('Set BENCH_DATABASE_URL and BENCH_REDIS_URL (or the TEST_ ones)');
 
-const { children, start } = builtInstances(join(build, 'src/main.js'));
+const { children, start } = builtInstances(builtEntry(build));
 const newKey = (env: Record<string, string>) => execFileSync(process.execPath,
   [join(build, 'src/cli/keys.js'), 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '1000000'],
   { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').pop()!;

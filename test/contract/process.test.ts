@@ -49,6 +49,20 @@ describe('the service process', () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
+  it("logs a stack trace that names our functions and source files, not the minified bundle's", async () => {
+    const { server, store } = await servers.start();
+    await listeningUrl(server);
+    server.child.kill('SIGTERM');
+    await server.exited;
+    // A database migrated by a newer build: startup fails in migrate.ts, and the failure is logged with its stack.
+    await store.exec("INSERT INTO migrations (timestamp, name) VALUES (4102444800000, 'FromTheFuture4102444800000')");
+    const refused = servers.restart(store);
+    expect(await refused.exited).toBe(1);
+    const fatal = JSON.parse(await refused.waitFor(/"level":60/)) as { err: { stack: string } };
+    expect(fatal.err.stack).toMatch(/\n\s+at refuseNewerDatabase \(\S*\/src\/db\/migrate\.ts:\d+:\d+\)/);
+    expect(fatal.err.stack).toMatch(/\n\s+at async main \(\S*\/src\/main\.ts:\d+:\d+\)/);
+  });
+
   it('reads the trusted-documents manifest again on SIGHUP; a bad one is logged and the last one kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
     const file = join(dir, 'persisted-documents.json');

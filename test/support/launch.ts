@@ -32,3 +32,8 @@ export function productionLaunch(dockerfile = readFileSync(new URL('../../Docker
     cmd,
   };
 }
+
+/** The script the production launch runs (the CMD's last word): the server's bundle, dist/bundle/server.mjs. */
+export function productionEntry(): string {
+  return productionLaunch().cmd.at(-1)!;
+}

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { freshStore, type Store } from './backend.js';
+import { productionLaunch } from './launch.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,11 +15,16 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Runs the built service as operators run it (`npm start`): its own process, settings from the environment. */
+/**
+ * Runs the built service as operators run it (`npm start`): its own process, launched as the Dockerfile
+ * launches it (its bundle, its ENV and its CMD's node flags, on this machine's node), settings from the environment.
+ */
 export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const launch = productionLaunch();
+  const [, ...args] = launch.cmd;
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...launch.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
