@@ -36,10 +36,15 @@ function describe(span: Span, method: string, { route, pathname, caller }: Serve
  * One SERVER span per request, around the whole pipeline, continuing the client's W3C `traceparent`.
  * The pipeline runs in its context, so the steps' spans, the GraphQL spans and every SQL statement and
  * Redis call they make are its children. It is named like the metrics label requests, by route
- * (`GET /v1/pets/:petId`), never by a raw path.
+ * (`GET /v1/pets/:petId`), never by a raw path. `rootShare`: the share of requests without a parent that
+ * are traced (parentbased_traceidratio), drawn before any span is made.
  */
-export function tracedRequests(tracer: Tracer, handler: Handler): Handler {
+export function tracedRequests(tracer: Tracer, handler: Handler, rootShare?: number): Handler {
   return (request, serverContext) => {
+    // A request that starts a trace is traced in `rootShare` of cases, drawn here: the others run as with
+    // traces off (no span, and so no trace id in their log line). The SDK's ratio sampler would make
+    // a span, a context and ids for each of them first. With a parent, the parent decides, as before.
+    if (rootShare !== undefined && Math.random() >= rootShare && !request.headers.has('traceparent')) return handler(request, serverContext);
     const parent = propagation.extract(ROOT_CONTEXT, request.headers, fetchHeaders);
     const method = METHODS.has(request.method) ? request.method : HTTP_REQUEST_METHOD_VALUE_OTHER;
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method } }, parent);

@@ -4,7 +4,9 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOnSampler, BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, ParentBasedSampler, type SpanExporter, type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Plugin } from 'graphql-yoga';
 import type { TracingConfig } from '../config.js';
@@ -15,6 +17,7 @@ import { tracedChecks, tracedExecute, useGraphQLTracing } from './graphql.js';
 import { RequestSpansOnly } from './request-spans.js';
 import { sampledIORedis, sampledMySQL2 } from './sampled-instrumentations.js';
 import { activeTraceId, tracedRequests } from './requests.js';
+import { rootShareOf } from './root-share.js';
 import { tracedStep } from './steps.js';
 
 /** OTEL_SERVICE_NAME (or service.name in OTEL_RESOURCE_ATTRIBUTES) names it otherwise. */
@@ -83,7 +86,12 @@ const diagLog: DiagLogger = {
  */
 export function startTracing(config: TracingConfig, { processor }: TracingOptions = {}): Tracing {
   diag.setLogger(diagLog, DiagLogLevel.WARN);
+  // With a ratio for requests without a parent, tracedRequests draws it before any span is made (an
+  // unsampled request then costs no span, no context and no ids); the SDK follows the parent, and
+  // records every root request that was drawn.
+  const rootShare = rootShareOf(process.env);
   const provider = new NodeTracerProvider({
+    ...(rootShare === undefined ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) }),
     resource: defaultResource()
       .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: SERVICE_NAME }))
       .merge(detectResources({ detectors: [envDetector] })),
@@ -100,7 +108,7 @@ export function startTracing(config: TracingConfig, { processor }: TracingOption
 
   const tracer = provider.getTracer(SERVICE_NAME);
   return {
-    requests: (handler) => tracedRequests(tracer, handler),
+    requests: (handler) => tracedRequests(tracer, handler, rootShare),
     step: (step, name) => tracedStep(tracer, step, name),
     checks: (check) => tracedChecks(tracer, check),
     execute: (execute) => tracedExecute(tracer, execute),
