@@ -34,16 +34,10 @@ FROM node:26-bookworm-slim
 #     speed, 244 MB RSS after load against 207.
 # An instance that goes quiet gives back what a busy spell grew by itself: V8's memory reducer runs full
 # collections once allocation stops.
-# It runs the bundle (npm run build: scripts/bundle.ts), our code and its libraries minified into a few
-# files, not tsc's dist/src/main.js: Node loads 204 files instead of 1,923 (mysql2, ioredis and pino stay in
-# node_modules). With these settings on Node 26, MySQL and Redis (five interleaved runs each, 2026-11-28, on
-# a machine busy with another benchmark): idle heap 28.5 MB instead of 39.5, RSS 159-160 MB instead of
-# 166-179, one major collection by then instead of two; after a short mixed load the live heap (after a full
-# collection) 30.4 MB instead of 39.3. It starts on 660-750 ms of CPU instead of 1,050-1,230 (ten runs
-# each; /readyz after 0.68 s instead of 1.05, medians). Its source maps, cut down to our own files by
-# line, are shipped beside it: a stack trace in the log names src/...:line, for 0.9 MB of heap once one
-# is mapped (the whole map would take 46 MB) and about 25 us per stack formatted (a REST 404 for a
-# missing pet formats one: not measurable in its CPU per request).
+# It runs the bundle (npm run build: scripts/bundle.ts): our code minified into a few files, its libraries
+# from node_modules, with source maps for our own files so that a stack trace in a log names src/...:line
+# (about 25 us per stack formatted; a REST 404 formats one: not measurable in its CPU per request). The
+# libraries bundled too held 11 MB less heap but served a page of 20 pets 5-10% slower (three runs).
 ENV NODE_ENV=production NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=8" MALLOC_ARENA_MAX=2 PORT=8080 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
