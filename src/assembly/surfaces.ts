@@ -48,7 +48,7 @@ export async function createSurfaces(
     // Anyone may read these, counted against the client's address like any request without a key.
     pages: {
       [`${REST_BASE}/openapi.json`]: { get: staticAsset(openApiJson(schema, rest.sofaDocument), 'application/json; charset=utf-8') },
-      [GRAPHQL_PATH]: { get: await graphiqlPage(GRAPHQL_PATH), takes: takesBrowserPage } satisfies PublicEndpoint,
+      [GRAPHQL_PATH]: { get: graphiqlPage(GRAPHQL_PATH), takes: takesBrowserPage } satisfies PublicEndpoint,
       ...restDocs(REST_BASE),
     },
   });

@@ -17,13 +17,20 @@ export function contentSecurityPolicy(directives: Directives): string {
 
 /**
  * The hash source of every inline script of a page (`'sha256-…'`), so the policy allows exactly those
- * scripts and no injected one. Computed once, when the page is built.
+ * scripts and no injected one. Computed once, when the page is built, on its bytes: GraphiQL's page is
+ * 9 MB, and as a string it would be another 9 to 18 MB of heap.
  */
-export function inlineScriptHashes(html: string): string[] {
+export function inlineScriptHashes(html: Uint8Array): string[] {
+  const page = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
   const hashes: string[] = [];
-  for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
-    if (/\bsrc=/.test(attributes!)) continue;
-    hashes.push(`'sha256-${createHash('sha256').update(body!, 'utf8').digest('base64')}'`);
+  for (let open = page.indexOf('<script'); open >= 0;) {
+    const body = page.indexOf('>', open) + 1;
+    const end = body > 0 ? page.indexOf('</script>', body) : -1;
+    if (end < 0) break;
+    if (!/\bsrc=/.test(page.toString('latin1', open, body))) {
+      hashes.push(`'sha256-${createHash('sha256').update(page.subarray(body, end)).digest('base64')}'`);
+    }
+    open = page.indexOf('<script', end);
   }
   return hashes;
 }

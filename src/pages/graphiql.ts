@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { contentSecurityPolicy, inlineScriptHashes } from './content-security-policy.js';
 import { fetcherScript } from './graphiql-fetcher.js';
-import { staticAsset } from './static-asset.js';
+import { onFirstRequest, type Answer } from './on-first-request.js';
+import { gzippedAsset } from './static-asset.js';
 
 const EXAMPLE = `# Welcome to the Animal Store API.
 # 1. In the Headers tab below, complete the
@@ -96,35 +97,32 @@ function template(endpoint: string): string {
 }
 
 /**
- * The page, its policy and its compressed form made once: yoga would rebuild its 9 MB on every request.
- * The policy allows the page's two inline scripts by hash, Monaco's workers from blob: URLs, and the
- * inline styles React and Monaco set at run time.
+ * The page and its policy, made once: yoga would rebuild its 9 MB on every request. The policy allows the
+ * page's two inline scripts by hash, Monaco's workers from blob: URLs, and the inline styles React and
+ * Monaco set at run time. Only the gzipped page is kept (about 2 MB of the 9).
  */
-async function buildPage(endpoint: string): Promise<(request: Request) => Response> {
+async function buildPage(endpoint: string): Promise<Answer> {
   const html = await fill(template(endpoint));
   const policy = contentSecurityPolicy({
-    'script-src': inlineScriptHashes(html.toString('utf8')),
+    'script-src': inlineScriptHashes(html),
     'style-src': ["'unsafe-inline'"],
     'img-src': ['data:'],
     'font-src': ['data:'],
     'connect-src': ["'self'"],
     'worker-src': ['blob:'],
   });
-  return staticAsset(html, 'text/html; charset=utf-8', 'no-cache', { 'content-security-policy': policy });
+  return gzippedAsset(html, 'text/html; charset=utf-8', 'no-cache', { 'content-security-policy': policy });
 }
 
 /** Pages by endpoint, for the life of the process: every app in it (the tests start dozens) serves the same bytes. */
-const pages = new Map<string, Promise<(request: Request) => Response>>();
+const pages = new Map<string, (request: Request) => Promise<Response>>();
 
-/** The GraphiQL page for `endpoint`, built (in a worker thread, seconds of CPU) once per process. */
-export function graphiqlPage(endpoint: string): Promise<(request: Request) => Response> {
+/**
+ * The GraphiQL page for `endpoint`, built (in a worker thread) on its first request, once per process:
+ * an instance nobody opens GraphiQL on never builds it.
+ */
+export function graphiqlPage(endpoint: string): (request: Request) => Promise<Response> {
   let page = pages.get(endpoint);
-  if (!page) {
-    page = buildPage(endpoint);
-    pages.set(endpoint, page);
-    // A build that failed is not kept: the next app tries again (its caller still gets the failure).
-    const failed = page;
-    failed.catch(() => { if (pages.get(endpoint) === failed) pages.delete(endpoint); });
-  }
+  if (!page) pages.set(endpoint, page = onFirstRequest('The GraphiQL page', () => buildPage(endpoint)));
   return page;
 }

@@ -149,6 +149,30 @@ describe('introspection', () => {
 });
 
 describe('GET /graphql in a browser', () => {
+  it('builds the page on its first request: requests that come meanwhile get the same page, gzipped or not', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(`${api.url}/graphql`);
+    // fetch asks for gzip and unzips; this client does not accept it.
+    const plain = new Promise<{ status?: number; encoding?: string; policy?: string; html: string }>((resolve, reject) => {
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: { accept: 'text/html' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({
+          status: res.statusCode, encoding: res.headers['content-encoding'], policy: res.headers['content-security-policy'] as string,
+          html: Buffer.concat(chunks).toString('utf8'),
+        }));
+      }).on('error', reject).end();
+    });
+    const browsers = await Promise.all([1, 2, 3].map(async () => {
+      const res = await fetch(`${api.url}/graphql`, { headers: { accept: 'text/html' } });
+      return { status: res.status, policy: res.headers.get('content-security-policy'), html: await res.text() };
+    }));
+    const unzipped = await plain;
+    expect(unzipped).toMatchObject({ status: 200, encoding: undefined });
+    expect(unzipped.html).toContain('Animal Store GraphiQL');
+    for (const answer of browsers) expect(answer).toEqual({ status: 200, policy: unzipped.policy, html: unzipped.html });
+  });
+
   it('serves a self-contained GraphiQL page: no CDN, an Authorization header to complete', async () => {
     const res = await fetch(`${api.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
