@@ -72,6 +72,28 @@ describe('GET /v1/docs', () => {
     }
   });
 
+  it("serves swagger-ui-dist's own files, read on first request, to clients with and without gzip", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const { request } = await import('node:http');
+    const dist = createRequire(import.meta.url).resolve('swagger-ui-dist/swagger-ui-bundle.js');
+    const url = new URL(`${api.url}/v1/docs/swagger-ui-bundle.js`);
+    const plain = () => new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      request({ host: url.hostname, port: url.port, path: url.pathname }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      }).on('error', reject).end();
+    });
+    const [first, zipped, again] = await Promise.all([plain(), fetch(url), plain()]);
+    const file = await readFile(dist);
+    expect(first.encoding).toBeUndefined();
+    expect(first.body.equals(file)).toBe(true);
+    expect(again.body.equals(file)).toBe(true);
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(file)).toBe(true);
+  });
+
   it('gzips large pages for clients that accept it', async () => {
     const { request } = await import('node:http');
     const url = new URL(`${api.url}/graphql`);
