@@ -3,7 +3,6 @@ import type { Closers } from '../closers.js';
 import type { Config } from '../config.js';
 import { apiKeyStore } from '../db/api-keys.js';
 import { createDataSource } from '../db/data-source.js';
-import { migrate } from '../db/migrate.js';
 import { orderStore } from '../db/orders.js';
 import { petStore } from '../db/pets.js';
 import { prepared } from '../db/prepared.js';
@@ -17,12 +16,15 @@ import { connectRedis } from '../redis/connection.js';
  * requests use over them.
  */
 export async function openStores(config: Config, clock: Clock, closers: Closers) {
-  const migrator = await createDataSource(config.database, { forMigrations: true }).initialize();
+  // The migrations' code is loaded here, on the path that runs them, and nowhere else: the requests'
+  // DataSource is made without it.
+  const { migrate, migrator } = await import('../db/migrate.js');
+  const migrating = await migrator(config.database).initialize();
   try {
-    const ran = await migrate(migrator);
+    const ran = await migrate(migrating);
     if (ran.length > 0) log.info({ migrations: ran }, 'database migrated');
   } finally {
-    await migrator.destroy();
+    await migrating.destroy();
   }
   const dataSource = await createDataSource(config.database).initialize();
   closers.push('the database', () => dataSource.destroy());

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
 import { createDataSource } from '../db/data-source.js';
-import { migrate } from '../db/migrate.js';
+import { migrate, migrator } from '../db/migrate.js';
 import { limitsOf, PLAN_NAMES } from '../domain/plans.js';
 import { SCOPES } from '../domain/scopes.js';
 
@@ -138,9 +138,15 @@ async function main(): Promise<number> {
   let close = async () => {};
   try {
     return await run(command, args, async () => {
+      // Migrated as the server migrates at startup (no statement deadline), then opened as the server opens it.
+      const migrating = await migrator(config.database).initialize();
+      try {
+        await migrate(migrating);
+      } finally {
+        await migrating.destroy();
+      }
       const dataSource = await createDataSource(config.database).initialize();
       close = () => dataSource.destroy();
-      await migrate(dataSource);
       return apiKeyStore(dataSource);
     });
   } finally {

@@ -1,11 +1,11 @@
 /** `npm run migrate`: the migrations the server runs at startup, run on their own. */
 import { ConfigError, loadConfig } from '../config.js';
-import { createDataSource, describeDatabase } from '../db/data-source.js';
-import { migrate } from '../db/migrate.js';
+import { describeDatabase } from '../db/data-source.js';
+import { migrate, migrator } from '../db/migrate.js';
 
 try {
   const config = loadConfig();
-  const dataSource = await createDataSource(config.database, { forMigrations: true }).initialize();
+  const dataSource = await migrator(config.database).initialize();
   try {
     const ran = await migrate(dataSource);
     console.log(`${describeDatabase(config.database)}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);

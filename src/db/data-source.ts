@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { MIGRATIONS } from '../../migrations/index.js';
 import type { DatabaseConfig } from '../config.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { setDeadline } from './deadline.js';
@@ -27,15 +26,25 @@ export const MYSQL_CONNECTION = {
 /** Connections per pool: the primary's, and each replica's. */
 export const POOL_SIZE = 10;
 
+export interface DataSourceUse {
+  /** It runs the migrations: its statements have no deadline, and no session set-up of the requests'. */
+  readonly forMigrations?: boolean;
+  /**
+   * The migrations it may run (db/migrate.ts gives them): without them, as the DataSource the requests use
+   * is made, none of the migrations' code is loaded.
+   */
+  readonly migrations?: DataSourceOptions['migrations'];
+}
+
 /**
  * Builds, without connecting, the one DataSource for either backend: everything above it is the same code.
  * Its statements are bounded by the statement timeout, except a migration's (DDL on a large table, or
  * waiting for another instance's migrations, takes as long as it takes).
  */
-export function createDataSource(database: DatabaseConfig, { forMigrations = false } = {}): DataSource {
+export function createDataSource(database: DatabaseConfig, { forMigrations = false, migrations = [] }: DataSourceUse = {}): DataSource {
   const common = {
     entities: [ApiKeyEntity],
-    migrations: MIGRATIONS,
+    migrations,
     migrationsTableName: 'migrations',
     synchronize: false,
     logging: false,

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { createDataSource } from '../../src/db/data-source.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrator } from '../../src/db/migrate.js';
 
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/';
 const CREATES = Number(process.env.BENCH_CREATES ?? 4_000);
@@ -29,7 +29,7 @@ const url = new URL(`/${name}`, base).toString();
 const admin = await mysql.createConnection({ uri: new URL('/', base).toString() });
 await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
 try {
-  const migrations = createDataSource({ kind: 'mysql', url, statementTimeoutSeconds: 5 }, { forMigrations: true });
+  const migrations = migrator({ kind: 'mysql', url, statementTimeoutSeconds: 5 });
   await migrate(await migrations.initialize());
   await migrations.destroy();
   await admin.query(`USE \`${name}\``);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrator } from '../../src/db/migrate.js';
 import { orderStore } from '../../src/db/orders.js';
 import { petStore } from '../../src/db/pets.js';
 import { execute, parse } from 'graphql';
@@ -21,11 +21,13 @@ const collect: Logger = {
 
 let store: Store;
 const dataSource = async () => {
-  const ds = createDataSource(loadConfig(store.env).database);
+  const { database } = loadConfig(store.env);
+  const migrating = await migrator(database).initialize();
+  await migrate(migrating);
+  await migrating.destroy();
+  const ds = createDataSource(database);
   ds.setOptions({ logging: ['query'], logger: collect });
-  await ds.initialize();
-  await migrate(ds);
-  return ds;
+  return ds.initialize();
 };
 let ds: Awaited<ReturnType<typeof dataSource>>;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { createKey } from '../../src/auth/key-admin.js';
 import { systemClock } from '../../src/clock.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { createDataSource } from '../../src/db/data-source.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrator } from '../../src/db/migrate.js';
 import { createSessionPool } from '../../src/db/mysql-session.js';
 import { petStore } from '../../src/db/pets.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -74,7 +74,7 @@ describe('a create on MariaDB', () => {
     const database = 'round_trips';
     await lab.execute(`CREATE DATABASE ${database} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     const target = new URL(lab.url(database));
-    const migrations = createDataSource({ kind: 'mysql', url: target.toString(), statementTimeoutSeconds: 5 }, { forMigrations: true });
+    const migrations = migrator({ kind: 'mysql', url: target.toString(), statementTimeoutSeconds: 5 });
     await migrate(await migrations.initialize());
     await migrations.destroy();
     // A hop between the pool and the server that counts what the pool sends: one write per command.
