@@ -1,6 +1,6 @@
 import './production.js';
 import { ConfigError, loadConfig } from './config.js';
-import { configureLog, log } from './log.js';
+import { configureLog, flushLog, log } from './log.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,9 +28,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Once closed, every request answered has logged its line: exit waits until the lines are on stdout.
     running.close().then(
-      () => process.exit(0),
-      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); process.exit(1); },
+      () => exit(0),
+      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); return exit(1); },
     );
   };
   // An operator (or a deployment) that wrote a new trusted-documents manifest asks for it to be read.
@@ -39,9 +40,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
+/** Ends the process once the log's lines are out. */
+const exit = (code: number) => flushLog().then(() => process.exit(code));
+
 main().catch((error: unknown) => {
   // A bad setting is the operator's to fix: say which, without a stack trace.
   if (error instanceof ConfigError) console.error(error.message);
   else log.fatal({ err: error }, 'startup failed');
-  process.exit(1);
+  return exit(1);
 });
