@@ -97,8 +97,14 @@ export class NodeRequest {
     return this.#signal;
   }
 
+  #body?: ReadableStream<Uint8Array> | null;
+
+  /** One stream over node's request, made when first asked for (a second would read nothing). */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.method === 'GET' || this.method === 'HEAD' ? null : Readable.toWeb(this.req) as ReadableStream<Uint8Array>;
+    if (this.#body === undefined) {
+      this.#body = this.method === 'GET' || this.method === 'HEAD' ? null : Readable.toWeb(this.req) as ReadableStream<Uint8Array>;
+    }
+    return this.#body;
   }
 
   async text(): Promise<string> {

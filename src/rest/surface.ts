@@ -11,6 +11,7 @@ import { countNodes } from '../graphql/node-budget.js';
 import { FREE_ROOT_FIELDS } from '../graphql/operation-limits.js';
 import type { ServerContext } from '../pipeline/context.js';
 import { classify, errorBodies } from '../pipeline/error-response.js';
+import { HeaderMap } from '../pipeline/header-map.js';
 import { Response } from '../pipeline/response.js';
 import type { Endpoint, SurfaceRoutes } from '../pipeline/routing.js';
 import type { Reply } from '../schema/builder.js';
@@ -144,7 +145,7 @@ function nextLink(pathname: string, search: string, next: Readonly<Record<string
 
 /** 204 No Content: the same headers, without those of the body it no longer has. */
 function emptied(response: Response): Response {
-  const headers = new Headers(response.headers);
+  const headers = new HeaderMap(response.headers);
   headers.delete('content-type');
   headers.delete('content-length');
   return new Response(null, { status: 204, headers });

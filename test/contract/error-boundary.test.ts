@@ -11,7 +11,11 @@ function useFailing(): Step {
   };
   return {
     onRequest: ({ request }) => fail(request, 'request'),
-    onResponse: ({ request }) => fail(request, 'response'),
+    onResponse: ({ request, response }) => {
+      fail(request, 'response');
+      // A header node:http refuses to write: the failure comes after the pipeline, as the response goes out.
+      if (request.headers.get('x-fail') === 'write') response.headers.set('x-broken', 'a\nb');
+    },
   };
 }
 
@@ -59,6 +63,14 @@ describe('one error boundary around the whole pipeline', () => {
       vi.restoreAllMocks();
     }
     expect({ ok: await counted(200), failed: await counted(500) }).toEqual({ ok: before.ok, failed: before.failed + 1 });
+  });
+
+  it('answers 500 INTERNAL with the Error body when the response cannot be written (past the pipeline\'s boundary)', async () => {
+    const res = await api.get('/healthz', { 'x-fail': 'write' });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-broken')).toBeNull();
+    expect(res.body).toEqual({ code: 'INTERNAL', message: 'Internal error', status: 500 });
   });
 
   it('leaves every other request alone', async () => {
