@@ -3,7 +3,7 @@ import { openApiJson } from '../documents.js';
 import { createGraphQL, GRAPHQL_PATH } from '../graphql/surface.js';
 import { createHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
-import { metricsEndpoint, useGraphQLMetrics } from '../ops/use-metrics.js';
+import { metricsEndpoint, operationCounter } from '../ops/use-metrics.js';
 import { graphiqlPage } from '../pages/graphiql.js';
 import { restDocs } from '../pages/rest-docs.js';
 import { staticAsset } from '../pages/static-asset.js';
@@ -35,7 +35,7 @@ export async function createSurfaces(
     registered: shared.documents,
     // A key's own setting (`keys create --documents`) over the service's.
     modeOf: ({ caller }) => (caller?.kind === 'key' && caller.key.documents) || config.persistedDocuments.mode,
-  }, [useGraphQLMetrics(metrics), ...(tracing ? [tracing.graphql] : [])], tracing?.checks);
+  }, { executed: operationCounter(metrics), plugins: tracing ? [tracing.graphql] : [], observeChecks: tracing?.checks });
   const health = createHealth(dataSource, redis, replicas);
   const router = createRouter({
     api: [rest.routes, graphql.routes],

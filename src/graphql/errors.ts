@@ -40,26 +40,39 @@ export function useErrorResults(): Plugin {
         setResult(result.map((one: ExecutionResult) => (one.errors?.length ? { ...one, errors: one.errors.map((error) => classify(error, requestId)) } : one)));
         return;
       }
-      if (!('errors' in result) || !result.errors?.length) return;
-      const errors: AppError[] = result.errors.map((error) => classify(error, requestId));
-      if ('data' in result && result.data !== undefined) {
-        setResult({ ...(result as ExecutionResult), errors });
-        return;
-      }
-      const worst = mostSevere(errors);
+      const coded = codedResult(result as ExecutionResult, requestId);
+      if (coded === result) return;
+      setResult(coded);
+      const worst = (coded.extensions as { http?: RequestError } | undefined)?.http;
+      if (!worst) return;
       const accept = request.headers.get('accept');
       if (takesOnlyEventStreams(accept)) {
-        setResultProcessor(() => eventStreamRefusal(errors, worst.headers), 'text/event-stream');
+        setResultProcessor(() => eventStreamRefusal(coded.errors as AppError[], worst.headers), 'text/event-stream');
         return;
       }
       // A client that reads increments (multipart/mixed first in its Accept) and single answers too gets
       // a request error as a single answer, in its status, as every other client does.
       if (acceptsSingleAnswers(accept)) setResultProcessor(processRegularResult, responseMediaType(accept));
-      setResult({
-        ...(result as ExecutionResult),
-        errors,
-        extensions: { ...result.extensions, http: { status: worst.extensions.status, headers: worst.headers } },
-      });
     },
   };
+}
+
+/** A request error's status and headers, as yoga reads them from `extensions.http`. */
+interface RequestError {
+  readonly status: number;
+  readonly headers: AppError['headers'];
+}
+
+/**
+ * One result with its errors coded (the same result when it has none): with data, even null, each error
+ * keeps its own code; without, it is a request error, in the status and with the headers of its most
+ * severe error (`extensions.http`, which yoga's result processors read and leave out of the body).
+ */
+export function codedResult(result: ExecutionResult, requestId: string | undefined): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const errors: AppError[] = result.errors.map((error) => classify(error, requestId));
+  if ('data' in result && result.data !== undefined) return { ...result, errors };
+  const worst = mostSevere(errors);
+  const http: RequestError = { status: worst.extensions.status, headers: worst.headers };
+  return { ...result, errors, extensions: { ...result.extensions, http } };
 }

@@ -10,6 +10,7 @@ import { graphqlErrors, useErrorResults } from './errors.js';
 import { asGet, useHeadWithoutStream } from './head.js';
 import { useSocketResults } from './socket-results.js';
 import { useEventIds } from './sse.js';
+import { directExecution } from './direct.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
 import { budgetExceeded, countNodes, startBudget } from './node-budget.js';
@@ -50,11 +51,19 @@ function useCheckedRequest(): Plugin<object, ServerContext> {
 }
 
 /** Queries and mutations a client sends again run compiled (graphql-jit); see execute.ts. */
-function useJit(maxNodes: number): Plugin {
-  const jit = createJitExecutor(maxNodes);
+function useJit(jit: ReturnType<typeof createJitExecutor>): Plugin {
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn(((args: ExecutionArgs) => jit(args, executeFn as never)) as never);
+    },
+  };
+}
+
+/** What runs for every operation executed, on either lane (the operation metrics). */
+function useExecuted(executed: (args: ExecutionArgs) => void): Plugin {
+  return {
+    onExecute({ args }) {
+      executed(args);
     },
   };
 }
@@ -104,19 +113,30 @@ export interface DocumentOptions {
   readonly modeOf: (serverContext: ServerContext) => DocumentMode;
 }
 
+/** What the service adds to every operation: tracing, when on. */
+export interface GraphQLObservers {
+  /** Called for every operation executed (the operation metrics). */
+  readonly executed?: (args: ExecutionArgs) => void;
+  /** Yoga plugins of their own (traces of parsing, validation and execution): every request then runs on yoga. */
+  readonly plugins?: readonly Plugin[];
+  /** Wraps the operation checks (tracing); by default they are left as they are. */
+  readonly observeChecks?: (check: OperationChecker) => OperationChecker;
+}
+
 /**
  * Yoga's server without the server adapter createYoga wraps it in: the path is already routed, the
  * request already counted and checked, so the adapter's plugin chain (its own routing by URLPattern,
- * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders.
- * `observeChecks` wraps the operation checks (tracing, when on); by default they are left as they are.
+ * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders,
+ * except for the common single query, which runs directly on yoga's parts (direct.ts).
  */
 export function createGraphQL(
-  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions, plugins: Plugin[] = [],
-  observeChecks: (check: OperationChecker) => OperationChecker = (check) => check,
+  schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions,
+  { executed = () => {}, plugins = [], observeChecks = (check) => check }: GraphQLObservers = {},
 ): GraphQLSurface {
   // A bad manifest stops startup here: a service that cannot run its clients' documents should not start.
   const manifest = loadManifest(documents.manifestFile, (text) => prepareDocument(text, limits, schema));
   countNodes(schema);
+  const jit = createJitExecutor(limits.maxNodes);
   const yoga = new YogaServer<ServerContext, object>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -132,11 +152,14 @@ export function createGraphQL(
     // useErrorResults codes and masks every error, where the request (and so its id, for the log) is known.
     maskedErrors: false,
     context: (initial) => context(initial),
-    plugins: [useDeferStream(), useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(limits.maxNodes),
-      useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), ...plugins, useSocketResults()],
+    plugins: [useDeferStream(), useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(jit),
+      useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), useExecuted(executed), ...plugins, useSocketResults()],
   });
+  // With plugins of its own (tracing), every request runs through them.
+  const direct = plugins.length === 0 ? directExecution({ enveloped: yoga.getEnveloped({}), context, jit, executed }) : () => undefined;
   // Yoga runs on the Fetch API's Request: a request that came on node:http gets one here, and only here.
-  const handle = (request: Request, serverContext: ServerContext) => yoga.handle(asFetchRequest(request, yoga.fetchAPI), serverContext as never);
+  const handle = (request: Request, serverContext: ServerContext) =>
+    direct(request, serverContext) ?? yoga.handle(asFetchRequest(request, yoga.fetchAPI), serverContext as never);
   // The router gives HEAD the GET's endpoint; the pipeline drops the body of its answer.
   const get: Endpoint = {
     handle: (request, serverContext) => handle(request.method === 'HEAD' ? asGet(request, yoga.fetchAPI.Request) : request, serverContext),

@@ -27,9 +27,14 @@ export function useWarnings(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (isAsyncIterable(result)) return;
-          setResult({ ...result, extensions: { ...result.extensions, warnings } });
+          setResult(withWarnings(result, warnings));
         },
       };
     },
   };
+}
+
+/** The result with the request's warnings in `extensions.warnings` (the same result when there are none). */
+export function withWarnings<T extends { extensions?: Record<string, unknown> }>(result: T, warnings: readonly GraphQLWarning[] | undefined): T {
+  return warnings?.length ? { ...result, extensions: { ...result.extensions, warnings } } : result;
 }

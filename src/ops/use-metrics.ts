@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { getOperationAST, type ExecutionArgs } from 'graphql';
 import { bearerToken } from '../auth/keys.js';
 import { appError } from '../errors.js';
 import type { Step } from '../pipeline/pipeline.js';
@@ -23,18 +22,17 @@ export function useMetrics(metrics: Metrics): Step {
 /** Operation names come from clients: past this many, new ones are counted as `other`. */
 const MAX_OPERATION_NAMES = 200;
 
-export function useGraphQLMetrics(metrics: Metrics): Plugin {
+/** Counts each GraphQL operation executed, by name and type, on whichever lane runs it. */
+export function operationCounter(metrics: Metrics): (args: Pick<ExecutionArgs, 'document' | 'operationName'>) => void {
   const seen = new Set<string>();
-  return {
-    onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      let name = operation?.name?.value ?? 'anonymous';
-      if (!seen.has(name)) {
-        if (seen.size >= MAX_OPERATION_NAMES) name = 'other';
-        else seen.add(name);
-      }
-      metrics.operations.inc({ operation: name, type: operation?.operation ?? 'unknown' });
-    },
+  return ({ document, operationName }) => {
+    const operation = getOperationAST(document, operationName);
+    let name = operation?.name?.value ?? 'anonymous';
+    if (!seen.has(name)) {
+      if (seen.size >= MAX_OPERATION_NAMES) name = 'other';
+      else seen.add(name);
+    }
+    metrics.operations.inc({ operation: name, type: operation?.operation ?? 'unknown' });
   };
 }
 
