@@ -51,10 +51,21 @@ export function createOperationChecker(limits: OperationLimits, schema: GraphQLS
     return document;
   };
 
+  // A document's operations within the limits, by name, as the manifest's are: a document sent again is
+  // not walked again (one over a limit is, each time: it throws before anything is kept).
+  const checkedOperations = new WeakMap<DocumentNode, Map<string, CheckedOperation>>();
+  const operationOf = (document: DocumentNode, operationName: string | undefined): CheckedOperation => {
+    let byName = checkedOperations.get(document);
+    if (!byName) checkedOperations.set(document, byName = new Map());
+    let checked = byName.get(operationName ?? '');
+    if (!checked) byName.set(operationName ?? '', checked = checkOperation(document, operationName, limits));
+    return checked;
+  };
+
   const check = (params: GraphQLParams, prepared?: PreparedDocument): GraphQLRequest => {
     const document = prepared?.document ?? parse(params.query);
     const known = prepared?.operations.get(params.operationName ?? '');
-    const { cost, operation } = known ?? checkOperation(document, params.operationName, limits);
+    const { cost, operation } = known ?? operationOf(document, params.operationName);
     const nodes = estimator.operation(document, operation, params.variables ?? {});
     return { params, document, cost, nodes, kind: operation.operation };
   };

@@ -29,13 +29,13 @@ function stateField(windows: readonly WindowState[]): string {
  * decisions.md: the X-RateLimit-* headers describe the window with the fewest requests remaining; on a
  * tie, the shorter one. `windows` come shortest first. The IETF fields describe every window.
  */
-export function rateLimitHeaders(windows: readonly WindowState[], now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(windows: readonly WindowState[], now = Date.now(), policy = policyField(windows)): Record<string, string> {
   const tightest = windows.reduce((best, w) => (w.remaining < best.remaining ? w : best));
   return {
     'X-RateLimit-Limit': String(tightest.limit),
     'X-RateLimit-Remaining': String(tightest.remaining),
     'X-RateLimit-Reset': resetAt(now, tightest.msBeforeReset),
-    'RateLimit-Policy': policyField(windows),
+    'RateLimit-Policy': policy,
     RateLimit: stateField(windows),
   };
 }

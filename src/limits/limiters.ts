@@ -4,7 +4,8 @@ import { deadline, RedisDeadlineError, type FallbackReport } from '../redis/dead
 import type { Clock } from '../clock.js';
 import type { RateLimitsConfig } from '../config.js';
 import { allowed, banned, limited, type Placed, type Verdict } from './verdicts.js';
-import { windowAt, type Subject, type Window } from './windows.js';
+import { policyField } from './headers.js';
+import { policyOf, windowAt, type Subject, type Window } from './windows.js';
 import { takePoints } from './take-points.js';
 
 export type { Subject, Window } from './windows.js';
@@ -70,6 +71,29 @@ export function createLimits(config: RateLimitsConfig, redis: RedisClient | unde
   const take = redis && takePoints(redis);
 
   /**
+   * What a subject's every request reuses: its ban's key, the start of each window's key (the window's
+   * index is appended per request) and its RateLimit-Policy field. Made once per subject object, which
+   * a key keeps while it is cached.
+   */
+  interface Plan {
+    readonly banKey: string;
+    readonly windowKeys: readonly string[];
+    readonly policy: string;
+  }
+  const plans = new WeakMap<Subject, Plan>();
+  const planOf = (subject: Subject): Plan => {
+    let plan = plans.get(subject);
+    if (!plan) {
+      plans.set(subject, plan = {
+        banKey: bans.key(subject.id),
+        windowKeys: subject.windows.map((w) => windowLimiter(w).key(`${subject.id}:`)),
+        policy: policyField(subject.windows.map(policyOf)),
+      });
+    }
+    return plan;
+  };
+
+  /**
    * Takes `cost` points from every window at once. In Redis, the ban check and the windows are one script
    * call, bounded by the deadline. When Redis is away, or the call passes its deadline, this instance's own
    * counters answer at once (asking Redis again would wait a second deadline); when it fails otherwise,
@@ -83,9 +107,10 @@ export function createLimits(config: RateLimitsConfig, redis: RedisClient | unde
     let side: 'shared' | 'local' = 'local';
 
     if (take && redis.status === 'ready') {
+      const plan = planOf(subject);
       const call = take(
-        { key: bans.key(subject.id), bannable: subject.bannable },
-        placed.map(({ w, at }) => ({ key: windowLimiter(w).key(keyOf(at.index)), limit: w.limit, seconds: w.duration })),
+        { key: plan.banKey, bannable: subject.bannable },
+        placed.map(({ w, at }, i) => ({ key: plan.windowKeys[i]! + at.index, limit: w.limit, seconds: w.duration })),
         cost, now, subject.read,
       );
       const taken = await bound(call).then((answer) => {
@@ -99,7 +124,7 @@ export function createLimits(config: RateLimitsConfig, redis: RedisClient | unde
       if (taken?.banned) return banned(subject, taken.ends - now, now, config.banThreshold);
       if (taken) {
         const refused = placed.map((p, i) => ({ ...p, consumed: taken.consumed[i]! })).filter(({ w, consumed }) => consumed > w.limit);
-        if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now, taken.read);
+        if (refused.length === 0) return allowed(placed, taken.consumed.map((c, i) => Math.max(0, placed[i]!.w.limit - c)), now, taken.read, plan.policy);
         return refuse(subject, refused, cost, now, 'shared');
       }
     }

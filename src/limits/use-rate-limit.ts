@@ -1,3 +1,4 @@
+import type { ActiveKey } from '../auth/authenticate.js';
 import type { RateLimitsConfig } from '../config.js';
 import type { Quota } from '../domain/quota.js';
 import { appError } from '../errors.js';
@@ -27,6 +28,22 @@ declare module '../pipeline/context.js' {
 export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
   // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
   // the one script call that takes them is allowed there (Redis refuses a script across slots).
+  const keySubject = (key: ActiveKey): Subject => {
+    const id = `{key:${key.id}}`;
+    return {
+      id,
+      bannable: true,
+      windows: [
+        { name: 'minute', limit: key.perMinute, duration: config.windows.minute },
+        { name: 'day', limit: key.perDay, duration: config.windows.day },
+      ],
+      // With read replicas, the same call reads the key's last write (kept in the key's slot).
+      read: lastWriteKey?.(id),
+    };
+  };
+  // A key's subject is made once per cached key (the key cache hands out the same object until it
+  // reads the key again, its limits perhaps changed), not once per request.
+  const subjects = new WeakMap<ActiveKey, Subject>();
   const subjectOf = ({ caller, address }: ServerContext): Subject => {
     if (caller?.kind !== 'key') {
       return {
@@ -35,17 +52,9 @@ export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWrite
         windows: [{ name: 'minute', limit: config.anonymousPerMinute, duration: config.windows.minute }],
       };
     }
-    const id = `{key:${caller.key.id}}`;
-    return {
-      id,
-      bannable: true,
-      windows: [
-        { name: 'minute', limit: caller.key.perMinute, duration: config.windows.minute },
-        { name: 'day', limit: caller.key.perDay, duration: config.windows.day },
-      ],
-      // With read replicas, the same call reads the key's last write (kept in the key's slot).
-      read: lastWriteKey?.(id),
-    };
+    let subject = subjects.get(caller.key);
+    if (!subject) subjects.set(caller.key, subject = keySubject(caller.key));
+    return subject;
   };
 
   return {

@@ -39,7 +39,8 @@ export function limited(subject: Subject, w: Window, consumed: number, cost: num
 
 /** A window placed at a time: which of its windows the request falls in. */
 export type Placed = { readonly w: Window; readonly at: ReturnType<typeof windowAt> };
-export const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number, read?: string | null): Verdict => {
+/** `policy`: the windows' RateLimit-Policy field, when the caller has it made already. */
+export const allowed = (placed: readonly Placed[], remaining: readonly number[], now: number, read?: string | null, policy?: string): Verdict => {
   const windows = placed.map(({ w, at }, i): WindowState => ({ ...policyOf(w), remaining: remaining[i]!, msBeforeReset: at.msBeforeReset }));
-  return { allowed: true, headers: rateLimitHeaders(windows, now), windows, at: now, read };
+  return { allowed: true, headers: rateLimitHeaders(windows, now, policy), windows, at: now, read };
 };

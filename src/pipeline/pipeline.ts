@@ -105,14 +105,17 @@ export function createPipeline(steps: readonly Step[]): Handler {
         response = answer(error, request, serverContext);
       }
     }
+    // One payload for every response hook, its response the latest: each hook is done before the next runs.
+    const answered = { request, response, serverContext };
     for (const hook of responseHooks) {
       try {
-        const pending = hook({ request, response, serverContext });
+        const pending = hook(answered);
         if (pending) await pending;
       } catch (error) {
-        response = replaced(response, error, request, serverContext);
+        answered.response = replaced(answered.response, error, request, serverContext);
       }
     }
+    response = answered.response;
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
 }
