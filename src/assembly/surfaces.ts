@@ -35,7 +35,12 @@ export async function createSurfaces(
     registered: shared.documents,
     // A key's own setting (`keys create --documents`) over the service's.
     modeOf: ({ caller }) => (caller?.kind === 'key' && caller.key.documents) || config.persistedDocuments.mode,
-  }, { executed: operationCounter(metrics), plugins: tracing ? [tracing.graphql] : [], observeChecks: tracing?.checks });
+  }, {
+    executed: operationCounter(metrics),
+    plugins: tracing ? [tracing.graphql] : [],
+    direct: tracing && { execute: tracing.execute, remembered: tracing.rememberedValidation },
+    observeChecks: tracing?.checks,
+  });
   const health = createHealth(dataSource, redis, replicas);
   const router = createRouter({
     api: [rest.routes, graphql.routes],

@@ -20,6 +20,14 @@ export interface DirectOptions {
   readonly jit: ReturnType<typeof createJitExecutor>;
   /** What yoga's onExecute hooks do for every operation (the operation metrics). */
   readonly executed: (args: ExecutionArgs) => void;
+  /** What yoga's tracing plugin does on yoga's lane: the execution in a span, the validation as one. */
+  readonly observe?: DirectObserver;
+}
+
+export interface DirectObserver {
+  readonly execute: <E extends (args: ExecutionArgs) => unknown>(execute: E) => E;
+  /** A valid document's validation the lane remembered; one it runs is yoga's validate, which yoga's plugins observe. */
+  remembered(): void;
 }
 
 /**
@@ -35,14 +43,21 @@ export interface DirectOptions {
  * Yoga wraps each of these steps in its plugin chain, a Fetch Request and a streamed Response; for a
  * small query that machinery cost as much as the query.
  */
-export function directExecution({ enveloped, context, jit, executed }: DirectOptions) {
+export function directExecution({ enveloped, context, jit, executed, observe }: DirectOptions) {
   const schema: GraphQLSchema = enveloped.schema;
   const valid = new WeakMap<DocumentNode, boolean>();
   const isValid = (document: DocumentNode) => {
-    let found = valid.get(document);
-    if (found === undefined) valid.set(document, found = enveloped.validate(schema, document).length === 0);
+    const found = valid.get(document);
+    if (found === undefined) {
+      const now = enveloped.validate(schema, document).length === 0;
+      valid.set(document, now);
+      return now;
+    }
+    if (found) observe?.remembered();
     return found;
   };
+  const run = (args: ExecutionArgs) => jit(args, execute) as Promise<ExecutionResult> | ExecutionResult;
+  const runObserved = observe ? observe.execute(run) : run;
 
   return function direct(request: Request, serverContext: ServerContext): Promise<Response> | Response | undefined {
     const call = serverContext.graphql;
@@ -64,7 +79,7 @@ export function directExecution({ enveloped, context, jit, executed }: DirectOpt
       codedResult(withWarnings(result, serverContext.warnings), serverContext.requestId), plainFetch, responseMediaType(accept),
     ) as Response;
     executed(args);
-    const result = jit(args, execute) as Promise<ExecutionResult> | ExecutionResult;
+    const result = runObserved(args);
     return result instanceof Promise ? result.then(answer) : answer(result);
   };
 }

@@ -10,7 +10,7 @@ import { graphqlErrors, useErrorResults } from './errors.js';
 import { asGet, useHeadWithoutStream } from './head.js';
 import { useSocketResults } from './socket-results.js';
 import { useEventIds } from './sse.js';
-import { directExecution } from './direct.js';
+import { directExecution, type DirectObserver } from './direct.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
 import { budgetExceeded, countNodes, startBudget } from './node-budget.js';
@@ -117,8 +117,10 @@ export interface DocumentOptions {
 export interface GraphQLObservers {
   /** Called for every operation executed (the operation metrics). */
   readonly executed?: (args: ExecutionArgs) => void;
-  /** Yoga plugins of their own (traces of parsing, validation and execution): every request then runs on yoga. */
+  /** Yoga plugins of their own (traces of validation and execution), for yoga's lane. */
   readonly plugins?: readonly Plugin[];
+  /** What those plugins do, for the direct lane (direct.ts): without it, any plugin sends every request to yoga. */
+  readonly direct?: DirectObserver;
   /** Wraps the operation checks (tracing); by default they are left as they are. */
   readonly observeChecks?: (check: OperationChecker) => OperationChecker;
 }
@@ -131,7 +133,7 @@ export interface GraphQLObservers {
  */
 export function createGraphQL(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions,
-  { executed = () => {}, plugins = [], observeChecks = (check) => check }: GraphQLObservers = {},
+  { executed = () => {}, plugins = [], direct: observeDirect, observeChecks = (check) => check }: GraphQLObservers = {},
 ): GraphQLSurface {
   // A bad manifest stops startup here: a service that cannot run its clients' documents should not start.
   const manifest = loadManifest(documents.manifestFile, (text) => prepareDocument(text, limits, schema));
@@ -155,8 +157,10 @@ export function createGraphQL(
     plugins: [useDeferStream(), useCheckedRequest(), useExplainedFixedFields(), useErrorResults(), useEventIds(), useWarnings(), useJit(jit),
       useSubscriptionNodeBudget(limits.maxNodes), useHeadWithoutStream(), useExecuted(executed), ...plugins, useSocketResults()],
   });
-  // With plugins of its own (tracing), every request runs through them.
-  const direct = plugins.length === 0 ? directExecution({ enveloped: yoga.getEnveloped({}), context, jit, executed }) : () => undefined;
+  // Plugins whose work the direct lane is not told how to do send every request to yoga.
+  const direct = plugins.length === 0 || observeDirect
+    ? directExecution({ enveloped: yoga.getEnveloped({}), context, jit, executed, observe: observeDirect })
+    : () => undefined;
   // Yoga runs on the Fetch API's Request: a request that came on node:http gets one here, and only here.
   const handle = (request: Request, serverContext: ServerContext) =>
     direct(request, serverContext) ?? yoga.handle(asFetchRequest(request, yoga.fetchAPI), serverContext as never);

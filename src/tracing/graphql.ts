@@ -92,6 +92,17 @@ export function tracedExecute<E extends Execute>(tracer: Tracer, execute: E, nam
 }
 
 /**
+ * The direct lane's `graphql.validate` for a document whose validation it remembered (graphql/direct.ts;
+ * one it runs goes through yoga's validate, which useGraphQLTracing traces): the span yoga's lane makes
+ * for a validation its cache answered.
+ */
+export function tracedRememberedValidation(tracer: Tracer): () => void {
+  return () => {
+    if (recording()) tracer.startSpan('graphql.validate', { attributes: { [ATTR_CACHED]: true } }).end();
+  };
+}
+
+/**
  * Yoga's side: `graphql.validate`, and the execute and subscribe spans (listed after useJit, this wraps
  * it). Yoga keeps each document's validation: a document validated before is not validated again, which
  * the span tells by its validate function not having run.

@@ -13,7 +13,7 @@ import type { TracingConfig } from '../config.js';
 import type { OperationChecker } from '../graphql/operation-checker.js';
 import { log } from '../log.js';
 import type { Handler, Step } from '../pipeline/pipeline.js';
-import { tracedChecks, tracedExecute, useGraphQLTracing } from './graphql.js';
+import { tracedChecks, tracedExecute, tracedRememberedValidation, useGraphQLTracing } from './graphql.js';
 import { RequestSpansOnly } from './request-spans.js';
 import { sampledIORedis, sampledMySQL2 } from './sampled-instrumentations.js';
 import { activeTraceId, tracedRequests } from './requests.js';
@@ -38,6 +38,8 @@ export interface Tracing {
   execute<E extends Parameters<typeof tracedExecute>[1]>(execute: E): E;
   /** Yoga's validate, execute and subscribe, in spans. */
   readonly graphql: Plugin;
+  /** A validation the direct lane remembered, as a span. */
+  rememberedValidation(): void;
   /** The trace id of the request being answered (in its log line). */
   traceId(): string | undefined;
   /** Exports the spans still held, then stops. */
@@ -113,6 +115,7 @@ export function startTracing(config: TracingConfig, { processor }: TracingOption
     checks: (check) => tracedChecks(tracer, check),
     execute: (execute) => tracedExecute(tracer, execute),
     graphql: useGraphQLTracing(tracer),
+    rememberedValidation: tracedRememberedValidation(tracer),
     traceId: activeTraceId,
     shutdown: () => Promise.race([provider.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref())]),
   };
