@@ -1,4 +1,3 @@
-import type { ActiveKey } from '../auth/authenticate.js';
 import type { RateLimitsConfig } from '../config.js';
 import type { Quota } from '../domain/quota.js';
 import { appError } from '../errors.js';
@@ -20,6 +19,13 @@ declare module '../pipeline/context.js' {
   }
 }
 
+/** What a key's windows are made of (the caller's key, as authentication gives it). */
+interface KeyLimits {
+  readonly id: number;
+  readonly perMinute: number;
+  readonly perDay: number;
+}
+
 /**
  * Takes what every request that reaches it costs from its key's plan, or, without a valid key, from the
  * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
@@ -28,7 +34,7 @@ declare module '../pipeline/context.js' {
 export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
   // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
   // the one script call that takes them is allowed there (Redis refuses a script across slots).
-  const keySubject = (key: ActiveKey): Subject => {
+  const keySubject = (key: KeyLimits): Subject => {
     const id = `{key:${key.id}}`;
     return {
       id,
@@ -43,7 +49,7 @@ export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWrite
   };
   // A key's subject is made once per cached key (the key cache hands out the same object until it
   // reads the key again, its limits perhaps changed), not once per request.
-  const subjects = new WeakMap<ActiveKey, Subject>();
+  const subjects = new WeakMap<KeyLimits, Subject>();
   const subjectOf = ({ caller, address }: ServerContext): Subject => {
     if (caller?.kind !== 'key') {
       return {
