@@ -44,7 +44,8 @@ FROM node:26-bookworm-slim
 #     generation, and keeps doing it for the reads that follow, whose objects die young: an instance that
 #     had taken a 3-second burst of POSTs served list20 about 25% more slowly than a fresh one, for good
 #     (five rounds of 5 s: 3,710-4,250 req/s against 4,990-5,460). With the flag, the same burst costs
-#     nothing (4,870-5,490 after it, 4,350-5,210 fresh, same run).
+#     nothing (4,870-5,490 after it, 4,350-5,210 fresh, same run). The trade, in a later run against the
+#     build before it: reads +12-53%, POST -11% (a create's objects do live long; now they are copied once).
 # An instance that goes quiet gives back what a busy spell grew by itself: V8's memory reducer runs full
 # collections once allocation stops.
 # It runs the bundle (npm run build: scripts/bundle.ts): our code minified into a few files, its libraries
