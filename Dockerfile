@@ -46,8 +46,11 @@ FROM node:26-bookworm-slim
 #     (five rounds of 5 s: 3,710-4,250 req/s against 4,990-5,460). With the flag, the same burst costs
 #     nothing (4,870-5,490 after it, 4,350-5,210 fresh, same run). The trade, in a later run against the
 #     build before it: reads +12-53%, POST -11% (a create's objects do live long; now they are copied once).
-# An instance that goes quiet gives back what a busy spell grew by itself: V8's memory reducer runs full
-# collections once allocation stops.
+#   --expose-gc: lets the instance give back, once a busy spell is over, the heap the spell grew
+#     (src/ops/memory-trim.ts, MEMORY_TRIM_SECONDS). V8's own memory reducer would, but on a quiet instance
+#     it kept judging the allocation rate high and never ran (--trace-memory-reducer: "high alloc" every
+#     8 s for minutes): after the bench's seeding 158-171 MB resident 20 s later, heap 83 MB holding 52;
+#     one memory-reducing collection took it to 115 MB, heap 38 MB.
 # It runs the bundle (npm run build: scripts/bundle.ts): our code minified into a few files, its libraries
 # from node_modules, with source maps for our own files so that a stack trace in a log names src/...:line
 # (about 25 us per stack formatted; a REST 404 formats one: not measurable in its CPU per request). The
@@ -63,4 +66,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--single-threaded", "--no-allocation-site-pretenuring", "dist/bundle/server.mjs"]
+CMD ["node", "--single-threaded", "--no-allocation-site-pretenuring", "--expose-gc", "dist/bundle/server.mjs"]

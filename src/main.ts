@@ -1,6 +1,7 @@
 import './production.js';
 import { ConfigError, loadConfig } from './config.js';
 import { configureLog, flushLog, log } from './log.js';
+import { startMemoryTrim } from './ops/memory-trim.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -8,8 +9,9 @@ async function main(): Promise<void> {
   // Tracing's instrumentations patch mysql2 and ioredis as they load: the SDK starts before the server's
   // modules are imported, and with traces off it is never loaded at all.
   const tracing = config.tracing && (await import('./tracing/start.js')).startTracing(config.tracing);
-  const { serve } = await import('./server.js');
+  const { serve, requestsSoFar } = await import('./server.js');
   const running = await serve(config, { tracing });
+  const trim = startMemoryTrim(config.memoryTrimSeconds, { requests: requestsSoFar });
   const { url } = running;
   log.info({
     url,
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    trim.stop();
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     // Once closed, every request answered has logged its line: exit waits until the lines are on stdout.
     running.close().then(

@@ -4,6 +4,8 @@ import { createApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { answerClientError, answerConnect } from './pipeline/client-errors.js';
 
+export { requestsSoFar } from './pipeline/node-listener.js';
+
 export interface RunningServer {
   readonly url: string;
   readonly app: App;

@@ -34,6 +34,8 @@ export interface Config {
   readonly keyCacheTtlSeconds: number;
   /** How many proxies in front append to X-Forwarded-For; 0: the socket's address is the client's. */
   readonly trustProxyHops: number;
+  /** How often the process looks whether a busy spell has ended, to give its heap back (ops/memory-trim.ts); 0: never. */
+  readonly memoryTrimSeconds: number;
   readonly rateLimits: RateLimitsConfig;
   /** Origins browsers may call from; '*' for any. */
   readonly corsOrigins: readonly string[];

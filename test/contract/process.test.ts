@@ -122,6 +122,27 @@ describe('the service process', () => {
     expect(server.output()).toContain('shutting down');
   });
 
+  it('gives its heap back once a busy spell is over (the launch exposes gc)', async () => {
+    const { server, store } = await servers.start({ MEMORY_TRIM_SECONDS: '1' });
+    const url = await listeningUrl(server);
+    const auth = await keyOn(store);
+    // Two seconds of requests, eight at a time: busy.
+    const until = Date.now() + 2_000;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (Date.now() < until) expect((await fetch(`${url}/v1/pets?limit=100`, { headers: auth })).status).toBe(200);
+    }));
+    const spellEnded = Date.now();
+    // Its startup may have been a busy spell of its own, with a trim of its own: the one wanted comes after.
+    const trimsAfter = () => server.output().split('\n').filter((l) => l.includes('gave its free pages back'))
+      .map((l) => JSON.parse(l) as { time: number; heapMbBefore: number; heapMbAfter: number })
+      .filter((l) => l.time >= spellEnded);
+    await expect.poll(() => trimsAfter().length, { timeout: 10_000 }).toBe(1);
+    const [line] = trimsAfter();
+    expect(line!.heapMbAfter).toBeGreaterThan(0);
+    expect(line!.heapMbAfter).toBeLessThanOrEqual(line!.heapMbBefore);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
   it('answers an unexpected failure with 500 INTERNAL, hiding its cause and logging it with the request id', async () => {
     const { server, store } = await servers.start();
     const url = await listeningUrl(server);
