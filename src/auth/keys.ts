@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /** Every key starts with this, so secret scanners (and people) can tell one at a glance. */
@@ -45,7 +45,8 @@ export function checksumHolds(key: string): boolean {
 
 /** Keys carry 256 random bits, so a fast hash is as safe as a slow one and costs nothing per request. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot hash: a third of createHash's cost for a key's few bytes (no Hash object to build).
+  return hash('sha256', key, 'hex');
 }
 
 /** The part of a key that is safe to show: enough to tell keys apart in a list or a log. */

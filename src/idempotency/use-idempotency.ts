@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SecretHome, SecretReader, ShowsSecret } from '../domain/secrets.js';
 import { appError, type AppError } from '../errors.js';
 import { log } from '../log.js';
@@ -28,7 +28,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 /** What a replay gives back besides the status and body. */
 const KEPT_HEADERS = ['content-type', 'location'];
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /** REST routes that create take a key; on /graphql, every mutation does. */
 const takesKey = ({ endpoint, graphql }: ServerContext) => Boolean(endpoint?.takesIdempotencyKey || graphql?.kind === 'mutation');
