@@ -36,6 +36,12 @@ export interface App {
   readonly backends: { readonly database: string; readonly rateLimits: string; readonly events: string };
   /** Every path the service answers and its methods (HEAD wherever GET is), as the router built them. */
   readonly routes: Router['paths'];
+  /**
+   * The start of the drain window: `/readyz` fails (503, `draining`) so that load balancers take the
+   * instance out, and every answer closes its connection so that clients reconnect elsewhere; requests
+   * are still served.
+   */
+  leave(): void;
   /** From now on, refuse new requests (503, Retry-After) while those in flight finish. */
   drain(): void;
   /**
@@ -86,7 +92,10 @@ async function assemble(
   const live = await startLiveEvents(config, stores, clock, closers);
   const webhooks = startWebhooks(config, stores, live, metrics, clock, closers);
   const cursors = createCursors(await loadSecret(stores.dataSource, 'cursor'));
-  const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, shared, tracing);
+  // Told to stop (SIGTERM): readiness fails and every answer closes its connection, while requests are
+  // still served; `draining` follows once the listener closes, and refuses what still arrives.
+  let leaving = false;
+  const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, shared, tracing, () => leaving);
   const deprecatedCalls = deprecatedCallLog(stores.keys, clock);
   closers.push('the deprecated-call log', () => deprecatedCalls.close());
   let draining = false;
@@ -96,7 +105,7 @@ async function assemble(
     draining: () => draining,
   }));
   const run = tracing ? tracing.requests(pipeline) : pipeline;
-  const handle = nodeListener(run);
+  const handle = nodeListener(run, () => leaving);
   // Each operation on a socket runs through `run`, as the POST it stands for.
   const sockets = createWebSocketTransport({
     run, authenticate, schema, recheckMs: recheckEvery(config.keyCacheTtlSeconds), maxPayloadBytes: BODY_LIMIT_BYTES, trustProxyHops: config.trustProxyHops,
@@ -118,7 +127,11 @@ async function assemble(
       await webhooks.dispatcher.settle();
     },
     reloadDocuments: () => surfaces.graphql.reloadDocuments(),
+    leave() {
+      leaving = true;
+    },
     drain() {
+      leaving = true;
       draining = true;
       // Sockets first: they close with Going Away, so their clients reconnect elsewhere and subscribe again.
       sockets.drain();

@@ -41,7 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: get('PORT'), host: get('HOST'), database, redis: redisConfig(env, problems), redisPrefix,
     logLevel: get('LOG_LEVEL'), logFormat: get('LOG_FORMAT'), accessLogSample: get('ACCESS_LOG_SAMPLE'), metricsToken: get('METRICS_TOKEN'),
-    keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'),
+    keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'), drainSeconds: get('DRAIN_SECONDS'),
     rateLimits: {
       anonymousPerMinute: get('ANONYMOUS_PER_MINUTE'),
       banThreshold: get('BAN_THRESHOLD'), banWindowSeconds: get('BAN_WINDOW_SECONDS'), banSeconds: get('BAN_SECONDS'),

@@ -12,6 +12,36 @@ async function main(): Promise<void> {
   const { serve, requestsSoFar } = await import('./server.js');
   const running = await serve(config, { tracing });
   const trim = startMemoryTrim(config.memoryTrimSeconds, { requests: requestsSoFar });
+  let stopping = false;
+  let endWindow = () => {};
+  const stop = (signal: string) => {
+    // A second signal: the operator will not wait out the window.
+    if (stopping) return endWindow();
+    stopping = true;
+    trim.stop();
+    const { drainSeconds } = config;
+    running.leave();
+    log.info({ signal, drainSeconds }, drainSeconds > 0
+      ? `shutting down: /readyz fails from now on; serving for ${drainSeconds} s more, then finishing in-flight requests`
+      : 'shutting down: finishing in-flight requests');
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, drainSeconds * 1_000);
+      endWindow = () => { clearTimeout(timer); resolve(); };
+    }).then(() => {
+      if (drainSeconds > 0) log.info('closing the listener: finishing in-flight requests');
+      // Once closed, every request answered has logged its line: exit waits until the lines are on stdout.
+      return running.close();
+    }).then(
+      () => exit(0),
+      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); return exit(1); },
+    );
+  };
+  // Before the line that says the service listens: whoever reads it may signal at once.
+  // An operator (or a deployment) that wrote a new trusted-documents manifest asks for it to be read.
+  process.on('SIGHUP', () => { running.app.reloadDocuments(); });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
   const { url } = running;
   log.info({
     url,
@@ -24,23 +54,6 @@ async function main(): Promise<void> {
   }, `Animal Store API listening on ${url}`);
   // Lines are written in blocks: whoever waits for this one (an operator, a supervisor) gets it now.
   log.flush();
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    trim.stop();
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Once closed, every request answered has logged its line: exit waits until the lines are on stdout.
-    running.close().then(
-      () => exit(0),
-      (error: unknown) => { log.error({ err: error }, 'shutdown failed'); return exit(1); },
-    );
-  };
-  // An operator (or a deployment) that wrote a new trusted-documents manifest asks for it to be read.
-  process.on('SIGHUP', () => { running.app.reloadDocuments(); });
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 /** Ends the process once the log's lines are out. */

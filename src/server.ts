@@ -9,6 +9,8 @@ export { requestsSoFar } from './pipeline/node-listener.js';
 export interface RunningServer {
   readonly url: string;
   readonly app: App;
+  /** Starts the drain window: readiness fails, answers close their connections, requests are still served. */
+  leave(): void;
   /** Stops accepting, refuses new requests, lets in-flight ones finish (for up to `graceMs`), then closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     app,
+    leave: () => app.leave(),
     async close(graceMs = 10_000) {
       app.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

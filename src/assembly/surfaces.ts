@@ -26,7 +26,7 @@ import type { Stores } from './stores.js';
  */
 export async function createSurfaces(
   config: Config, context: (request: ServerContext) => Context, metrics: Metrics, { dataSource, redis, replicas }: Stores, shared: SharedState,
-  tracing?: Tracing,
+  tracing: Tracing | undefined, leaving: () => boolean,
 ) {
   const uses = fieldUses(schema);
   const rest = await createRest(schema, context, config.operationLimits, uses, tracing?.execute);
@@ -41,7 +41,7 @@ export async function createSurfaces(
     direct: tracing && { execute: tracing.execute, remembered: tracing.rememberedValidation },
     observeChecks: tracing?.checks,
   });
-  const health = createHealth(dataSource, redis, replicas);
+  const health = createHealth(dataSource, redis, replicas, leaving);
   const router = createRouter({
     api: [rest.routes, graphql.routes],
     // Answered before anything is counted: load balancers and scrapers probe often.

@@ -36,6 +36,8 @@ export interface Config {
   readonly trustProxyHops: number;
   /** How often the process looks whether a busy spell has ended, to give its heap back (ops/memory-trim.ts); 0: never. */
   readonly memoryTrimSeconds: number;
+  /** After SIGTERM: seconds of serving with readiness failing before the listener closes (the drain window). */
+  readonly drainSeconds: number;
   readonly rateLimits: RateLimitsConfig;
   /** Origins browsers may call from; '*' for any. */
   readonly corsOrigins: readonly string[];

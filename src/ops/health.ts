@@ -13,10 +13,12 @@ const PROBE_QUERY_MS = 1_000;
  * does not take every instance out of the load balancer. Read replicas are the same: one that takes no
  * reads (its reads go to the primary) makes the instance degraded, never unready.
  */
-export function createHealth(dataSource: DataSource, redis: RedisConnection | undefined, replicas?: Replicas) {
+export function createHealth(dataSource: DataSource, redis: RedisConnection | undefined, replicas: Replicas | undefined, leaving: () => boolean) {
   return {
     healthz: () => Response.json({ status: 'ok' }),
     async readyz(): Promise<Response> {
+      // Told to stop: out of the load balancer first, while requests are still served (the drain window).
+      if (leaving()) return Response.json({ status: 'draining', checks: {} }, { status: 503 });
       const database = await within(dataSource.query('SELECT 1'), PROBE_QUERY_MS).then(() => 'up', () => 'down');
       const rateLimits = !redis ? 'in-process' : redis.isUp() ? 'up' : 'degraded';
       const nodes = redis?.nodes();

@@ -25,9 +25,12 @@ const INTERNAL = JSON.stringify({ code: 'INTERNAL', message: 'Internal error', s
  * service built written with one writeHead and one end. A response with a stream (SSE, multipart, an
  * event feed) is the server adapter's, and whatwg-node pumps it as before.
  */
-export function nodeListener(run: Handler): Listener {
+export function nodeListener(run: Handler, closing: () => boolean = () => false): Listener {
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     requests += 1;
+    // In the drain window the answer says `Connection: close`: a kept-alive client (or a balancer's pooled
+    // connection) comes back on a new connection, which the balancer no longer sends here.
+    if (closing()) res.shouldKeepAlive = false;
     const serverContext = { req, res } as ServerContext;
     let answered: Promise<Response>;
     try {

@@ -24,7 +24,8 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   const [, ...args] = launch.cmd;
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...launch.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // No drain window unless a test asks for one: a stopped server closes at once, as before the window.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...launch.env, PORT: '0', HOST: '127.0.0.1', DRAIN_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -144,6 +144,20 @@ export function failuresOutside(samples: readonly Sample[], faults: readonly Fau
 }
 
 /**
+ * A rolling restart costs clients nothing: each instance fails its readiness and goes on serving for its
+ * drain window before it closes (docs/operations.md), so no 5xx and no lost answer from the restart's start
+ * to the end of its settling, unless another fault was under way then.
+ */
+export function restartCosts(samples: readonly Sample[], faults: readonly FaultRecord[]): Violation[] {
+  const during = (s: Sample, f: FaultRecord) => s.at >= f.startedAt && s.at <= f.recoveredAt + SETTLE_MS;
+  const restarts = faults.filter((f) => f.name === 'rolling restart');
+  const others = faults.filter((f) => f.name !== 'rolling restart');
+  return samples
+    .filter((s) => (s.status === 0 || s.status >= 500) && restarts.some((f) => during(s, f)) && !others.some((f) => during(s, f)))
+    .map((record) => ({ check: 'a rolling restart costs no 5xx and no lost answer', record: { ...record, at: new Date(record.at).toISOString() } }));
+}
+
+/**
  * Each webhook receiver: every event of its types the feed holds, delivered at least once (counted by
  * `webhook-id`, each of which carries one event only), and no delivery whose signature did not verify.
  */

@@ -56,10 +56,12 @@ export async function deploy({ count = 3, env = {} }: { count?: number; env?: Re
     stops.push(() => redis.stop());
     const proxy = await redisProxy(redis.settings, SENTINEL_MASTER);
     stops.push(() => proxy.stop());
-    const mariadb = { DATABASE_URL: database.primaryUrl, DATABASE_REPLICA_URLS: database.replicaUrl };
-    const settings = { ...mariadb, REDIS_SENTINELS: redis.settings, REDIS_SENTINEL_MASTER: SENTINEL_MASTER, ...env };
+    // HAProxy checks /readyz every 500 ms and takes an instance out after two failures: a drain window of
+    // 2 s covers that (the default's 10 are for Kubernetes) and keeps the rolling restart short.
+    const common = { DATABASE_URL: database.primaryUrl, DATABASE_REPLICA_URLS: database.replicaUrl, DRAIN_SECONDS: '2' };
+    const settings = { ...common, REDIS_SENTINELS: redis.settings, REDIS_SENTINEL_MASTER: SENTINEL_MASTER, ...env };
     // One Redis topology per instance: the proxied one is given REDIS_URL alone (config.ts refuses two).
-    const proxied = { ...mariadb, REDIS_URL: proxy.url, ...env };
+    const proxied = { ...common, REDIS_URL: proxy.url, ...env };
     const cli = (script: string, args: string[]) => run(process.execPath, [`dist/src/cli/${script}.js`, ...args], {
       cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...settings, LOG_LEVEL: 'warn' },
     });

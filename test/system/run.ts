@@ -12,7 +12,7 @@ import { until as waitFor } from '../scale/lab/redis-cluster.js';
 import { wsSubscriber } from './ws-subscriber.js';
 import { sleep } from '../support/time.js';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors,
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts,
   type StoredPet, type UpdateRecord,
 } from './audit.js';
 import { breaks, crash, unloggedFault } from './breaks.js';
@@ -174,6 +174,7 @@ try {
     ...limits.violations,
     ...failuresOutside(log.samples, faults),
     ...internalErrors(log.samples),
+    ...restartCosts(log.samples, faults),
     ...crashes(d.instances),
     // A run that did not do what it was asked proves nothing of what it skipped.
     ...(values.calm ? [] : chosen.filter((name) => faults.filter((f) => f.name === name).length < rounds)

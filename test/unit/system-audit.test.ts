@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, SETTLE_MS,
+  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts, SETTLE_MS,
 } from '../system/audit.js';
 import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
 import type { Receiver } from '../system/receivers.js';
@@ -133,5 +133,16 @@ describe('the system run\'s auditor', () => {
     expect(checks(failuresOutside([at(500, 503), at(2_001 + SETTLE_MS, 0)], [fault]))).toEqual([
       'no 5xx and no lost answer outside a fault', 'no 5xx and no lost answer outside a fault',
     ]);
+  });
+
+  it('finds a 5xx or a lost answer during a rolling restart and its settling, unless another fault was under way', () => {
+    const restart = { name: 'rolling restart', target: 'every instance', startedAt: 1_000, recoveredAt: 2_000 };
+    const kill = { name: 'kill -9 an instance', target: 'instance-1', startedAt: 2_500, recoveredAt: 3_000 };
+    const at = (when: number, status: number) => ({ at: when, ms: 1, status, kind: 'read' as const });
+    expect(checks(restartCosts([at(1_500, 503), at(2_000 + SETTLE_MS, 0), at(1_600, 200)], [restart]))).toEqual([
+      'a rolling restart costs no 5xx and no lost answer', 'a rolling restart costs no 5xx and no lost answer',
+    ]);
+    // Before it, after its settling, or inside another fault's window: not the restart's.
+    expect(restartCosts([at(999, 503), at(2_001 + SETTLE_MS, 0), at(2_700, 502)], [restart, kill])).toEqual([]);
   });
 });
