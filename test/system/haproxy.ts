@@ -39,7 +39,14 @@ export async function loadBalancer(dir: string, port: number, instances: readonl
   const warnings = createWriteStream(join(dir, 'haproxy.log'));
   createInterface({ input: child.stderr! }).on('line', (line) => warnings.write(`${new Date().toISOString()} ${line}\n`));
   const url = `http://127.0.0.1:${port}`;
-  await until('HAProxy', async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true);
+  // One that cannot start (not installed, a bad configuration) fails the deployment, which then stops
+  // what it had started, instead of an unhandled 'error' ending the run with everything left running.
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`HAProxy exited (${code}) on starting; see ${join(dir, 'haproxy.log')}`)));
+  });
+  failed.catch(() => {});
+  await Promise.race([until('HAProxy', async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true), failed]);
   return {
     url,
     process: child,

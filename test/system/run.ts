@@ -28,6 +28,7 @@ import { receiver, register, type Receiver } from './receivers.js';
 import { buildReport } from './report.js';
 import { writeReport } from './report-page.js';
 import { terminalSummary } from './report-text.js';
+import { missingPackages } from './prerequisites.js';
 
 const { values } = parseArgs({
   options: {
@@ -88,6 +89,14 @@ async function drained(hooks: readonly Receiver[], feed: readonly FeedEvent[], m
   const started = Date.now();
   await waitFor('the webhooks\' deliveries', async () => owed() === 0, ms).catch(() => undefined);
   return { owed: owed(), ms: Date.now() - started };
+}
+
+// What it needs, before it starts anything: a missing program is named with its package, not met as a
+// stack trace halfway through with half a deployment left running.
+const missing = missingPackages();
+if (missing.length > 0) {
+  console.error(`system: needs Debian's ${missing.join(', ')}: apt-get install -y ${missing.join(' ')}`);
+  process.exit(2);
 }
 
 try {
