@@ -66,7 +66,7 @@ export const SETTINGS = {
   HEADERS_TIMEOUT_SECONDS: integer('server', 10, 1, 300, 'Time a client has to send the request line and headers'),
   REQUEST_TIMEOUT_SECONDS: integer('server', 30, 1, 3_600, 'Time a client has to send the whole request, body included (at least the headers\' timeout)'),
   MAX_HEADER_BYTES: integer('server', 16_384, 1_024, 1_048_576, 'Largest request line and headers accepted'),
-  DRAIN_SECONDS: integer('server', 10, 0, 300,
+  DRAIN_SECONDS: integer('server', 5, 0, 300,
     'After SIGTERM, how long the instance goes on serving with `/readyz` failing (`503`, `draining`) and every answer closing its connection, so that load balancers and Kubernetes take it out before its listener closes; a second SIGTERM or SIGINT ends the window. `0`: close at once'),
   MEMORY_TRIM_SECONDS: integer('server', 5, 0, 3_600,
     'How often the process looks at its CPU and requests: the first look that finds it quiet (under 5% of a core, at most a request a second) after a busy one gives the heap\'s free pages back to the system (one full collection of 100-300 ms; needs the launch\'s `--expose-gc`). `0`: never'),
