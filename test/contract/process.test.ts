@@ -97,25 +97,13 @@ describe('the service process', () => {
     const body = JSON.stringify({ name: 'Late', categoryId: 1 });
 
     // A request whose body is only half sent when the signal arrives.
-    let req!: ReturnType<typeof request>;
-    const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-    });
+    const post = halfSentPost(url, auth, body);
     // The server has read the half request once it has answered one sent after it (on another connection).
     expect((await fetch(`${url.origin}/healthz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     // It has stopped accepting once it says so (it logs, then closes, in one go).
     await server.waitFor(/shutting down/);
-    req.end(body.slice(10));
-
-    const { status, text } = await reply;
+    const { status, text } = await post.finish();
     expect(status).toBe(201);
     expect(JSON.parse(text)).toMatchObject({ name: 'Late' });
     expect(await server.exited).toBe(0);
@@ -128,17 +116,7 @@ describe('the service process', () => {
     const auth = await keyOn(store);
     const body = JSON.stringify({ name: 'Through the window', categoryId: 1 });
     // A request whose body is only half sent when the signal comes, and still half sent when the window ends.
-    let req!: ReturnType<typeof request>;
-    const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-    });
+    const post = halfSentPost(url, auth, body);
     expect((await fetch(`${url.origin}/readyz`)).status).toBe(200);
 
     const signalled = Date.now();
@@ -172,8 +150,7 @@ describe('the service process', () => {
     expect(closedAt - signalled).toBeGreaterThanOrEqual(1_900);
     expect(closedAt - signalled).toBeLessThan(6_000);
 
-    req.end(body.slice(10));
-    const { status, text } = await reply;
+    const { status, text } = await post.finish();
     expect(status).toBe(201);
     expect(JSON.parse(text)).toMatchObject({ name: 'Through the window' });
     expect(await server.exited).toBe(0);
@@ -262,3 +239,23 @@ describe('the service process', () => {
   });
 });
 
+/** A POST /v1/pets whose body is only half sent; `finish` sends the rest and resolves with the answer. */
+function halfSentPost(url: URL, auth: Record<string, string>, body: string) {
+  let req!: ReturnType<typeof request>;
+  const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    req = request({ host: url.hostname, port: url.port, path: '/v1/pets', method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.write(body.slice(0, 10));
+  });
+  return {
+    finish() {
+      req.end(body.slice(10));
+      return reply;
+    },
+  };
+}

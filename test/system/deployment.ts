@@ -57,7 +57,7 @@ export async function deploy({ count = 3, env = {} }: { count?: number; env?: Re
     const proxy = await redisProxy(redis.settings, SENTINEL_MASTER);
     stops.push(() => proxy.stop());
     // HAProxy checks /readyz every 500 ms and takes an instance out after two failures: a drain window of
-    // 2 s covers that (the default's 10 are for Kubernetes) and keeps the rolling restart short.
+    // 2 s covers that (the default's 5 leave room for Kubernetes' endpoint removal) and keeps the rolling restart short.
     const common = { DATABASE_URL: database.primaryUrl, DATABASE_REPLICA_URLS: database.replicaUrl, DRAIN_SECONDS: '2' };
     const settings = { ...common, REDIS_SENTINELS: redis.settings, REDIS_SENTINEL_MASTER: SENTINEL_MASTER, ...env };
     // One Redis topology per instance: the proxied one is given REDIS_URL alone (config.ts refuses two).
