@@ -50,7 +50,8 @@ FROM node:26-bookworm-slim
 #     (src/ops/memory-trim.ts, MEMORY_TRIM_SECONDS). V8's own memory reducer would, but on a quiet instance
 #     it kept judging the allocation rate high and never ran (--trace-memory-reducer: "high alloc" every
 #     8 s for minutes): after the bench's seeding 158-171 MB resident 20 s later, heap 83 MB holding 52;
-#     one memory-reducing collection took it to 115 MB, heap 38 MB.
+#     one memory-reducing collection took it to 115 MB, heap 38 MB. Off by default (MEMORY_TRIM_SECONDS=0):
+#     regrowing the heap after a trim cost list20 25-45% of its speed in the rounds that followed.
 # It runs the bundle (npm run build: scripts/bundle.ts): our code minified into a few files, its libraries
 # from node_modules, with source maps for our own files so that a stack trace in a log names src/...:line
 # (about 25 us per stack formatted; a REST 404 formats one: not measurable in its CPU per request). The

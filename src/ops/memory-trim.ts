@@ -26,7 +26,8 @@ export interface MemoryTrim {
  * and never ran. So every `seconds` this looks at the process's CPU and requests: after a look at which
  * it was busy, the first look at which it is quiet (little CPU, at most a request a second) runs one
  * memory-reducing collection. That is a pause of 100-300 ms, so it waits for a look with nobody to keep
- * waiting, and it runs once per busy spell.
+ * waiting, and it runs once per busy spell. It is off by default: V8 grows the heap back after it through
+ * extra collections, which cost the next busy spell a good part of its speed.
  */
 export function startMemoryTrim(seconds: number, { requests, gc = (globalThis as { gc?: Gc }).gc }: MemoryTrimOptions): MemoryTrim {
   if (seconds === 0 || !gc) return { stop() {} };
@@ -36,12 +37,12 @@ export function startMemoryTrim(seconds: number, { requests, gc = (globalThis as
   let busySinceTrim = false;
   const look = () => {
     const now = performance.now();
-    const cpu = process.cpuUsage(lastCpu);
-    const share = (cpu.user + cpu.system) / 1_000 / (now - lastAt);
+    const cpu = process.cpuUsage();
+    const share = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1_000 / (now - lastAt);
     const taken = requests() - lastRequests;
-    lastCpu = process.cpuUsage();
+    lastCpu = cpu;
     lastAt = now;
-    lastRequests = requests();
+    lastRequests += taken;
     if (share >= BUSY) busySinceTrim = true;
     if (!busySinceTrim || share > QUIET || taken > seconds) return;
     busySinceTrim = false;

@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('defaults to the embedded store on port 8080', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redis: undefined,
-      redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0, memoryTrimSeconds: 5, drainSeconds: 5,
+      redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0, memoryTrimSeconds: 0, drainSeconds: 5,
       rateLimits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', accessLogSample: 1, metricsToken: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
       webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
@@ -18,7 +18,7 @@ describe('loadConfig', () => {
   it('reads every setting', () => {
     expect(loadConfig({
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
-      REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', MEMORY_TRIM_SECONDS: '0', DRAIN_SECONDS: '30', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
+      REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', MEMORY_TRIM_SECONDS: '5', DRAIN_SECONDS: '30', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
       LOG_FORMAT: 'json', ACCESS_LOG_SAMPLE: '0.25', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
@@ -29,7 +29,7 @@ describe('loadConfig', () => {
       WEBHOOK_CONCURRENCY: '200', WEBHOOK_ENDPOINT_CONCURRENCY: '1',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
-      redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2, memoryTrimSeconds: 0, drainSeconds: 30,
+      redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2, memoryTrimSeconds: 5, drainSeconds: 30,
       rateLimits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', accessLogSample: 0.25, metricsToken: 'scrape-me', subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
       webhooks: { allowHttp: true, allowPrivate: true, perKey: 3, timeoutMs: 4_000, concurrency: 200, perEndpoint: 1 },
