@@ -87,14 +87,14 @@ async function assemble(
   config: Config, { clock, steps, tracing }: { clock: Clock; steps: Step[]; tracing?: Tracing }, closers: Closers,
 ): Promise<App> {
   const stores = await openStores(config, clock, closers);
-  const metrics = createMetrics(stores.dataSource, stores.replicas);
-  const shared = sharedState(config, stores, clock, metrics);
-  const live = await startLiveEvents(config, stores, clock, closers);
-  const webhooks = startWebhooks(config, stores, live, metrics, clock, closers);
-  const cursors = createCursors(await loadSecret(stores.dataSource, 'cursor'));
   // Told to stop (SIGTERM): readiness fails and every answer closes its connection, while requests are
   // still served; `draining` follows once the listener closes, and refuses what still arrives.
   let leaving = false;
+  const metrics = createMetrics({ dataSource: stores.dataSource, redis: stores.redis, replicas: stores.replicas, leaving: () => leaving });
+  const shared = sharedState(config, stores, clock, metrics);
+  const live = await startLiveEvents(config, stores, metrics, clock, closers);
+  const webhooks = startWebhooks(config, stores, live, metrics, clock, closers);
+  const cursors = createCursors(await loadSecret(stores.dataSource, 'cursor'));
   const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, shared, tracing, () => leaving);
   const deprecatedCalls = deprecatedCallLog(stores.keys, clock);
   closers.push('the deprecated-call log', () => deprecatedCalls.close());

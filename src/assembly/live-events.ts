@@ -9,6 +9,8 @@ import { createEventHistory, eventFeed } from '../events/event-history.js';
 import { createOutboxReader } from '../events/outbox-reader.js';
 import { resumableEvents } from '../events/resumable.js';
 import { log } from '../log.js';
+import { outboxMetrics, subscriptionMetrics } from '../ops/event-metrics.js';
+import type { Metrics } from '../ops/metrics.js';
 import type { Stores } from './stores.js';
 
 /** How often each instance reads the outbox without a wake-up: the longest a lost wake-up delays an event. */
@@ -21,8 +23,11 @@ const PRUNE_MS = 60_000;
  * instance through Redis), and every second whatever happens; the feed's history over it; and the
  * pruning of what the outbox and the fences keep past their time.
  */
-export async function startLiveEvents(config: Config, { redis, dataSource, statements }: Stores, clock: Clock, closers: Closers) {
-  const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents);
+export async function startLiveEvents(config: Config, { redis, dataSource, statements }: Stores, metrics: Metrics, clock: Clock, closers: Closers) {
+  let open = () => 0;
+  const overflowed = subscriptionMetrics(metrics, () => open());
+  const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents, overflowed);
+  open = events.open;
   closers.push('the event streams', () => events.close());
   const outboxQueries = outboxReads(dataSource);
   const outbox = createOutboxReader({
@@ -39,10 +44,14 @@ export async function startLiveEvents(config: Config, { redis, dataSource, state
   const polling = setInterval(() => { void outbox.poll(); }, OUTBOX_POLL_MS);
   polling.unref();
   closers.push('the outbox poll', () => clearInterval(polling));
+  const pruned = outboxMetrics(metrics, {
+    lag: async () => (await outboxQueries.last()) - (outbox.position ?? 0),
+    unsettled: () => outbox.missing,
+  });
   const history = createEventHistory({ pages: outboxQueries.page, reader: outbox, retentionHours: config.eventRetentionHours });
 
   const prune = () => Promise.all([
-    pruneEvents(statements, clock.now() - config.eventRetentionHours * 3_600_000),
+    pruneEvents(statements, clock.now() - config.eventRetentionHours * 3_600_000).then((count) => pruned.inc(count)),
     pruneFences(statements, clock.now()),
   ]).catch((error: unknown) => log.warn({ err: error }, 'old events or idempotency fences could not be pruned; trying again in a minute'));
   const pruning = setInterval(() => { void prune(); }, PRUNE_MS);

@@ -61,7 +61,7 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
     graphql.operationStep,
     traced(useRateLimit(shared.limits, config.rateLimits, shared.writes?.key), 'limits'),
     usePublicEndpoints('page'),
-    useRequireKey(),
+    useRequireKey((reason) => metrics.authFailures.inc({ reason })),
     ...(stores.replicas && shared.writes ? [useReadYourWrites(stores.statements, stores.replicas, shared.writes)] : []),
     useRejection(),
     useScopes(({ endpoint, graphql: call }) =>
@@ -77,7 +77,7 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
       recheckMs: recheckEvery(config.keyCacheTtlSeconds),
     }),
     // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
-    traced(useIdempotency(shared.idempotency, (home) => webhooks.endpoints.secretOf(home.id), config.http.requestTimeoutSeconds * 1000), 'idempotency'),
+    traced(useIdempotency(shared.idempotency, (home) => webhooks.endpoints.secretOf(home.id), config.http.requestTimeoutSeconds * 1000, (outcome) => metrics.idempotency.inc({ outcome })), 'idempotency'),
     ...extra,
   ];
 }

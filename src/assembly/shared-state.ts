@@ -2,8 +2,9 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { databaseRecords, redisRecords } from '../idempotency/records.js';
 import { registeredDocuments } from '../graphql/registered-documents.js';
+import { bansInForce } from '../limits/bans-in-force.js';
 import { createLimits } from '../limits/limiters.js';
-import type { Metrics } from '../ops/metrics.js';
+import { scrapedGauge, type Metrics } from '../ops/metrics.js';
 import { lastWrites } from '../reads/last-writes.js';
 import { deadline, fallbackReport } from '../redis/deadline.js';
 import { createStreamSlots } from '../streams/stream-slots.js';
@@ -18,8 +19,16 @@ import type { Stores } from './stores.js';
 export function sharedState(config: Config, { redis, replicaConfig, dataSource }: Stores, clock: Clock, metrics: Metrics) {
   const report = fallbackReport((path, reason) => metrics.redisFallbacks.inc({ path, reason }));
   const bound = config.redis && deadline(config.redis.callDeadlineMs);
+  const bans = bansInForce(clock, redis && { client: redis.client, prefix: config.redisPrefix });
+  scrapedGauge(metrics, 'bans_in_force', 'Keys banned now (BAN_THRESHOLD refusals within BAN_WINDOW_SECONDS), across every instance when Redis answers', () => bans.count());
+  const banned = (subject: string, endsAt: number) => {
+    metrics.bans.inc();
+    bans.started(subject, endsAt);
+  };
   return {
-    limits: createLimits(config.rateLimits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report }),
+    limits: createLimits(
+      config.rateLimits, redis?.client, config.redisPrefix, clock, config.redis && { deadlineMs: config.redis.callDeadlineMs, report }, banned,
+    ),
     writes: replicaConfig && lastWrites({
       redis: redis?.client, prefix: config.redisPrefix, seconds: replicaConfig.readYourWritesSeconds, clock, bound: bound || ((call) => call), report,
     }),

@@ -3,7 +3,7 @@ import { openApiJson } from '../documents.js';
 import { createGraphQL, GRAPHQL_PATH } from '../graphql/surface.js';
 import { createHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
-import { metricsEndpoint, operationCounter } from '../ops/use-metrics.js';
+import { metricsEndpoint, operationObserver } from '../ops/use-metrics.js';
 import { graphiqlPage } from '../pages/graphiql.js';
 import { restDocs } from '../pages/rest-docs.js';
 import { staticAsset } from '../pages/static-asset.js';
@@ -36,7 +36,7 @@ export async function createSurfaces(
     // A key's own setting (`keys create --documents`) over the service's.
     modeOf: ({ caller }) => (caller?.kind === 'key' && caller.key.documents) || config.persistedDocuments.mode,
   }, {
-    executed: operationCounter(metrics),
+    executed: operationObserver(metrics),
     plugins: tracing ? [tracing.graphql] : [],
     direct: tracing && { execute: tracing.execute, remembered: tracing.rememberedValidation },
     observeChecks: tracing?.checks,

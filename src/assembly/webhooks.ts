@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import { webhookDeliveries } from '../db/webhook-deliveries.js';
 import { webhookEndpoints } from '../db/webhook-endpoints.js';
 import { keyStanding } from '../domain/key-standing.js';
-import { eventMetrics, type Metrics } from '../ops/metrics.js';
+import { webhookMetrics } from '../ops/event-metrics.js';
+import type { Metrics } from '../ops/metrics.js';
 import { webhookAdmin } from '../webhooks/admin.js';
 import { createDispatcher } from '../webhooks/dispatcher.js';
 import type { LiveEvents } from './live-events.js';
@@ -17,11 +18,7 @@ import type { Stores } from './stores.js';
 export function startWebhooks(config: Config, { dataSource, keys }: Stores, live: LiveEvents, metrics: Metrics, clock: Clock, closers: Closers) {
   const queue = webhookDeliveries(dataSource, clock);
   const endpoints = webhookEndpoints(dataSource, clock);
-  const delivered = eventMetrics(metrics, {
-    lag: async () => (await live.outboxQueries.last()) - (live.outbox.position ?? 0),
-    unsettled: () => live.outbox.missing,
-    retryQueue: () => queue.pending(),
-  });
+  const attempted = webhookMetrics(metrics, () => queue.pending(), () => clock.now());
   const dispatcher = createDispatcher({
     store: queue,
     settled: () => live.history.settled(),
@@ -32,7 +29,7 @@ export function startWebhooks(config: Config, { dataSource, keys }: Stores, live
     },
     clock,
     timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate,
-    concurrency: config.webhooks.concurrency, perEndpoint: config.webhooks.perEndpoint, counted: (outcome) => delivered.inc({ outcome }),
+    concurrency: config.webhooks.concurrency, perEndpoint: config.webhooks.perEndpoint, counted: attempted,
   });
   closers.push('the webhook dispatcher', () => dispatcher.close());
   live.events.onWake(() => { if (dispatcher.wanted()) void dispatcher.run(); });

@@ -22,9 +22,15 @@ export interface ActiveKey {
   readonly documents?: DocumentMode;
 }
 
+/** Why a request has no key to act with (the metrics count 401s by it). */
+export type NoKeyReason = 'missing' | 'malformed' | 'mistyped' | 'unknown' | 'revoked' | 'expired';
+
 export type Caller =
   | { readonly kind: 'key'; readonly key: ActiveKey }
-  | { readonly kind: 'anonymous'; readonly problem: string; readonly sentToken: boolean };
+  | { readonly kind: 'anonymous'; readonly problem: string; readonly sentToken: boolean; readonly reason: NoKeyReason };
+
+/** A key record as the cache keeps it: usable, revoked (for good), or none. */
+type Found = ActiveKey | 'revoked' | null;
 
 const CACHE_LIMIT = 10_000;
 /** A key's last use is written at most this often (per instance; the store's own check makes it per key). */
@@ -36,19 +42,18 @@ const TOUCH_EVERY_MS = 60_000;
  * revoked key stops working on every instance within that time.
  */
 export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock: Clock) {
-  const cache = new Map<string, { key: ActiveKey | null; expires: number }>();
+  const cache = new Map<string, { key: Found; expires: number }>();
 
-  async function load(hash: string, now: number): Promise<ActiveKey | null> {
+  async function load(hash: string, now: number): Promise<Found> {
     const record = await keys.findByHash(hash);
     // Revoked is for good (cached so); expiry is checked at each call, against the cached end.
-    const key = record && keyStanding(record, -Infinity) !== 'revoked'
-      ? {
+    const standing = record && keyStanding(record, -Infinity);
+    const key: Found = !record ? null : standing === 'revoked' ? 'revoked' : {
         id: record.id, prefix: record.prefix, plan: record.plan, ...limitsOf(record),
         ...(record.expiresAt ? { expiresAt: record.expiresAt.getTime() } : {}),
         ...(record.scopes !== null ? { scopes: storedScopes(record.scopes)! } : {}),
         ...(isDocumentMode(record.documents) ? { documents: record.documents } : {}),
-      }
-      : null;
+      };
     if (ttlSeconds > 0) {
       cache.delete(hash);
       // Oldest first: a flood of guesses evicts guesses, while keys in use keep coming back.
@@ -67,10 +72,13 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
     keys.touch(id, new Date(Math.floor(now / 1000) * 1000)).catch((error: unknown) => log.warn({ err: error }, 'could not record a key\'s last use'));
   };
 
-  const callerOf = (key: ActiveKey | null, now: number): Caller => {
-    if (!key) return { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true };
+  const callerOf = (key: Found, now: number): Caller => {
+    // The client is told the same of both: which keys exist is not for it to learn.
+    if (!key || key === 'revoked') return { kind: 'anonymous', problem: 'The API key is unknown or revoked', sentToken: true, reason: key ?? 'unknown' };
     if (keyStanding(key, now) === 'expired') {
-      return { kind: 'anonymous', problem: `The API key expired at ${new Date(key.expiresAt!).toISOString()}; use its successor, or ask for a new key`, sentToken: true };
+      return {
+        kind: 'anonymous', problem: `The API key expired at ${new Date(key.expiresAt!).toISOString()}; use its successor, or ask for a new key`, sentToken: true, reason: 'expired',
+      };
     }
     touch(key.id, now);
     return { kind: 'key', key };
@@ -83,12 +91,12 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
       const problem = authorization
         ? 'The Authorization header must be "Bearer <API key>"'
         : 'An API key is required: send "Authorization: Bearer <API key>"';
-      return { kind: 'anonymous', problem, sentToken: false };
+      return { kind: 'anonymous', problem, sentToken: false, reason: authorization ? 'malformed' : 'missing' };
     }
     const now = clock.now();
     if (!looksLikeKey(token)) return callerOf(null, now);
     if (!checksumHolds(token)) {
-      return { kind: 'anonymous', problem: 'The API key is mistyped: its checksum does not match; copy it again', sentToken: true };
+      return { kind: 'anonymous', problem: 'The API key is mistyped: its checksum does not match; copy it again', sentToken: true, reason: 'mistyped' };
     }
     const hash = hashKey(token);
     const hit = cache.get(hash);

@@ -2,7 +2,7 @@ import { appError } from '../errors.js';
 import { clientAddress } from '../pipeline/client-address.js';
 import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
-import type { Authenticate, Caller } from './authenticate.js';
+import type { Authenticate, Caller, NoKeyReason } from './authenticate.js';
 
 declare module '../pipeline/context.js' {
   interface ServerContext {
@@ -35,11 +35,12 @@ export function useIdentify(authenticate: Authenticate, trustProxyHops: number):
   };
 }
 
-/** Past this point every request needs a valid key: 401 UNAUTHENTICATED with WWW-Authenticate otherwise. */
-export function useRequireKey(): Step {
+/** Past this point every request needs a valid key: 401 UNAUTHENTICATED with WWW-Authenticate otherwise, counted by reason. */
+export function useRequireKey(refused: (reason: NoKeyReason) => void = () => undefined): Step {
   return {
     onRequest({ serverContext: { caller } }) {
       if (caller?.kind === 'key') return;
+      refused(caller?.reason ?? 'missing');
       const challenge = caller?.sentToken ? 'Bearer realm="animal-store", error="invalid_token"' : 'Bearer realm="animal-store"';
       throw appError('UNAUTHENTICATED', caller?.problem ?? 'An API key is required', { headers: { 'WWW-Authenticate': challenge } });
     },

@@ -117,8 +117,11 @@ export function webhookDeliveries(dataSource: DataSource, clock: Clock) {
       await sql.run('UPDATE webhook_deliveries SET status = \'failed\', on_request = 0, last_error = ? WHERE id = ?', [reason, delivery.id]);
     }),
 
-    /** Deliveries waiting to be sent (the retry queue), for the metrics. */
-    pending: () => within(async () => Number((await sql.all('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = \'pending\'', []))[0]?.n ?? 0)),
+    /** Deliveries waiting to be sent (the retry queue), and when the oldest was made, for the metrics. */
+    pending: () => within(async () => {
+      const [row] = await sql.all('SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = \'pending\'', []);
+      return { count: Number(row?.n ?? 0), oldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+    }),
   };
 }
 

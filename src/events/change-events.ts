@@ -9,6 +9,8 @@ import type { RedisConnection } from '../redis/connection.js';
 export interface ChangeEventBus extends ChangeEvents {
   /** Whether this instance has an open stream: without one, there is nothing to read the outbox for at once. */
   listening(): boolean;
+  /** How many streams are open on this instance (the metrics). */
+  open(): number;
   /** Hand an event read from the outbox to this instance's open streams. */
   pet(event: PetEvent): void;
   order(event: OrderEvent): void;
@@ -37,7 +39,7 @@ const SHARD_PUBSUB = { publish: 'spublish', subscribe: 'ssubscribe', message: 's
  * where a classic PUBLISH is copied to every node.
  */
 export function createChangeEvents(
-  redis: { connection: RedisConnection; prefix: string } | undefined, queueLimit: number,
+  redis: { connection: RedisConnection; prefix: string } | undefined, queueLimit: number, overflowed: () => void = () => undefined,
 ): ChangeEventBus {
   const wakers: (() => void)[] = [];
   const wake = () => { for (const listener of wakers) listener(); };
@@ -104,6 +106,7 @@ export function createChangeEvents(
       hand(done);
     };
     const overflow = () => {
+      overflowed();
       queue.length = 0;
       const resume = lastId === undefined ? 'subscribe again to go on' : `subscribe again with \`after: ${lastId}\` (or the Last-Event-ID header) to go on without missing any`;
       queue.push(appError('STREAM_OVERFLOW', `This subscription fell more than ${queueLimit} events behind: it ends here; ${resume}`));
@@ -151,6 +154,7 @@ export function createChangeEvents(
       pending ??= setTimeout(soon, WAKE_COALESCE_MS);
     },
     listening: () => open.size > 0,
+    open: () => open.size,
     onWake(listener) { wakers.push(listener); },
     pets: (options) => stream<PetEvent>('pet', options),
     orders: (options) => stream<OrderEvent>('order', options),

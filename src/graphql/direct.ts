@@ -19,10 +19,13 @@ export interface DirectOptions {
   readonly context: (serverContext: ServerContext) => object;
   readonly jit: ReturnType<typeof createJitExecutor>;
   /** What yoga's onExecute hooks do for every operation (the operation metrics). */
-  readonly executed: (args: ExecutionArgs) => void;
+  readonly executed: OperationObserver;
   /** What yoga's tracing plugin does on yoga's lane: the execution in a span, the validation as one. */
   readonly observe?: DirectObserver;
 }
+
+/** Hears each operation as it starts; what it returns hears its result (or a stream of them). */
+export type OperationObserver = (args: ExecutionArgs) => (result: ExecutionResult | AsyncIterable<unknown> | undefined) => void;
 
 export interface DirectObserver {
   readonly execute: <E extends (args: ExecutionArgs) => unknown>(execute: E) => E;
@@ -78,8 +81,15 @@ export function directExecution({ enveloped, context, jit, executed, observe }: 
     const answer = (result: ExecutionResult) => processRegularResult(
       codedResult(withWarnings(result, serverContext.warnings), serverContext.requestId), plainFetch, responseMediaType(accept),
     ) as Response;
-    executed(args);
+    const done = executed(args);
     const result = runObserved(args);
-    return result instanceof Promise ? result.then(answer) : answer(result);
+    if (!(result instanceof Promise)) {
+      done(result);
+      return answer(result);
+    }
+    return result.then((settled) => {
+      done(settled);
+      return answer(settled);
+    });
   };
 }

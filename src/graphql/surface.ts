@@ -1,4 +1,4 @@
-import type { ExecutionArgs, GraphQLSchema } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { YogaServer, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { OperationLimits } from '../config.js';
@@ -10,7 +10,7 @@ import { graphqlErrors, useErrorResults } from './errors.js';
 import { asGet, useHeadWithoutStream } from './head.js';
 import { useSocketResults } from './socket-results.js';
 import { useEventIds } from './sse.js';
-import { directExecution, type DirectObserver } from './direct.js';
+import { directExecution, type DirectObserver, type OperationObserver } from './direct.js';
 import { createJitExecutor } from './execute.js';
 import { useExplainedFixedFields } from './fixed-fields-rule.js';
 import { budgetExceeded, countNodes, startBudget } from './node-budget.js';
@@ -59,11 +59,15 @@ function useJit(jit: ReturnType<typeof createJitExecutor>): Plugin {
   };
 }
 
-/** What runs for every operation executed, on either lane (the operation metrics). */
-function useExecuted(executed: (args: ExecutionArgs) => void): Plugin {
+/** What runs for every operation executed, on either lane (the operation metrics); a subscription is counted as it starts. */
+function useExecuted(executed: OperationObserver): Plugin {
   return {
     onExecute({ args }) {
-      executed(args);
+      const done = executed(args);
+      return { onExecuteDone({ result }) { done(result as ExecutionResult | AsyncIterable<unknown>); } };
+    },
+    onSubscribe({ args }) {
+      executed(args)(undefined);
     },
   };
 }
@@ -115,8 +119,8 @@ export interface DocumentOptions {
 
 /** What the service adds to every operation: tracing, when on. */
 export interface GraphQLObservers {
-  /** Called for every operation executed (the operation metrics). */
-  readonly executed?: (args: ExecutionArgs) => void;
+  /** Hears every operation executed, and its result (the operation metrics). */
+  readonly executed?: OperationObserver;
   /** Yoga plugins of their own (traces of validation and execution), for yoga's lane. */
   readonly plugins?: readonly Plugin[];
   /** What those plugins do, for the direct lane (direct.ts): without it, any plugin sends every request to yoga. */
@@ -133,7 +137,7 @@ export interface GraphQLObservers {
  */
 export function createGraphQL(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions,
-  { executed = () => {}, plugins = [], direct: observeDirect, observeChecks = (check) => check }: GraphQLObservers = {},
+  { executed = () => () => undefined, plugins = [], direct: observeDirect, observeChecks = (check) => check }: GraphQLObservers = {},
 ): GraphQLSurface {
   // A bad manifest stops startup here: a service that cannot run its clients' documents should not start.
   const manifest = loadManifest(documents.manifestFile, (text) => prepareDocument(text, limits, schema));

@@ -77,7 +77,12 @@ async function replay({ status, body, headers, withheld }: StoredResponse, readS
  * A secret the response shows once (a webhook's signing secret) is not kept with it: a replay reads it
  * from where it lives (`readSecret`), so that it is at rest there only.
  */
-export function useIdempotency(records: IdempotencyRecords, readSecret: SecretReader, longestRequestMs: number): Step {
+/** What became of a request with an Idempotency-Key (the metrics). */
+export type IdempotencyOutcome = 'first' | 'replayed' | 'reused' | 'in_progress';
+
+export function useIdempotency(
+  records: IdempotencyRecords, readSecret: SecretReader, longestRequestMs: number, counted: (outcome: IdempotencyOutcome) => void = () => undefined,
+): Step {
   const unavailable = (error: unknown): AppError => {
     log.warn({ err: error }, 'idempotency records unreachable');
     return appError('UNAVAILABLE', 'Idempotency-Key cannot be honoured right now; retry shortly');
@@ -105,14 +110,18 @@ export function useIdempotency(records: IdempotencyRecords, readSecret: SecretRe
       const fingerprint = sha256(JSON.stringify([request.method, url.pathname, serverContext.graphql?.params ?? serverContext.body]));
       return records.claim(id, fingerprint).then((claim) => {
         if (claim.claimed) {
+          counted('first');
           serverContext.idempotency = { id, fingerprint, shown: [], renewing: renewing(id) };
         } else if (claim.fingerprint !== fingerprint) {
+          counted('reused');
           throw appError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key for a new request');
         } else if (!claim.response) {
+          counted('in_progress');
           throw appError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly', {
             headers: { 'Retry-After': '1' },
           });
         } else {
+          counted('replayed');
           return replay(claim.response, readSecret).then(endResponse);
         }
         return undefined;

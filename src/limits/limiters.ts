@@ -43,7 +43,10 @@ interface Counter {
  * (shared by every instance, with an in-memory insurance limiter for outages) or in memory on the
  * embedded default. A request costs points: one, or one per root field of a GraphQL operation.
  */
-export function createLimits(config: RateLimitsConfig, redis: RedisClient | undefined, prefix: string, clock: Clock, guard?: LimitsGuard) {
+export function createLimits(
+  config: RateLimitsConfig, redis: RedisClient | undefined, prefix: string, clock: Clock, guard?: LimitsGuard,
+  onBan: (subject: string, endsAt: number) => void = () => undefined,
+) {
   const limiters = new Map<string, Counter>();
   const limiter = (name: string, points: number, duration: number): Counter => {
     const keyPrefix = `${prefix}:${name}:${points}`;
@@ -156,6 +159,7 @@ export function createLimits(config: RateLimitsConfig, redis: RedisClient | unde
     const refusal = subject.bannable ? await settle(refusals[side].consume(`${subject.id}:${banWindow}`)) : null;
     if (refusal && !refusal.ok) {
       await bans[side].set(subject.id, now + config.banSeconds * 1000, config.banSeconds);
+      onBan(subject.id, now + config.banSeconds * 1000);
       return banned(subject, config.banSeconds * 1000, now, config.banThreshold);
     }
     // The request may go again when every refusing window has reset.

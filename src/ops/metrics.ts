@@ -1,127 +1,128 @@
+import { getHeapStatistics } from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { Replicas } from '../db/replicas.js';
+import type { RedisConnection } from '../redis/connection.js';
+import { backendMetrics } from './backend-metrics.js';
+import { buildInfo } from './build-info.js';
+import { memoryLimitBytes } from './memory-limit.js';
 
-/** mysql2's pool keeps its counts in private arrays; there is no public API for them. */
-interface PoolInternals {
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-  pool?: PoolInternals;
+/**
+ * Every metric of ours starts with this (a shared Prometheus holds other services' `http_requests_total`
+ * too); Node's process metrics keep their conventional names (`process_*`, `nodejs_*`).
+ */
+export const PREFIX = 'animal_store_';
+
+/**
+ * Past the request deadline (30 s) and the statement deadline (5 s), so a timeout lands in a bucket of
+ * its own rather than in +Inf.
+ */
+export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/**
+ * prom-client's default set has these gauges named like counters (promtool refuses them); the same
+ * numbers are in `nodejs_active_handles`, `_requests` and `_resources` by type, whose sum they are.
+ */
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+export interface MetricSources {
+  readonly dataSource: DataSource;
+  readonly redis?: RedisConnection;
+  readonly replicas?: Replicas;
+  /** Whether the instance is in its drain window (told to stop). */
+  readonly leaving: () => boolean;
 }
 
-const poolStates = (p: PoolInternals) => {
-  const idle = p._freeConnections?.length ?? 0;
-  return { in_use: (p._allConnections?.length ?? 0) - idle, idle, waiting: p._connectionQueue?.length ?? 0 };
-};
-
-/** One registry per app, so several apps in one process (the tests) never share a series. */
-export function createMetrics(dataSource: DataSource, replicas?: Replicas) {
+/**
+ * One registry per app, so several apps in one process (the tests) never share a series. Every metric is
+ * registered whatever the configuration: a replica metric reads zero without replicas, a Redis one with
+ * Redis away, so dashboards and alerts never meet a missing series.
+ */
+export function createMetrics({ dataSource, redis, replicas, leaving }: MetricSources) {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const pool = (): PoolInternals | undefined => {
-    const found = (dataSource.driver as { pool?: PoolInternals }).pool;
-    return found?.pool ?? found;
-  };
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
+  const name = (suffix: string) => `${PREFIX}${suffix}`;
+
+  const info = buildInfo();
+  new Gauge({ name: name('build_info'), help: 'Always 1: the service\'s version and the Node.js it runs on', labelNames: ['version', 'node_version'], registers })
+    .set({ version: info.version, node_version: process.version }, 1);
+  new Gauge({
+    name: name('draining'), help: '1 while the instance is told to stop (its drain window: /readyz fails, requests are still served)', registers,
+    collect() { this.set(leaving() ? 1 : 0); },
+  });
+  new Gauge({ name: name('heap_limit_bytes'), help: 'The V8 heap\'s size limit (--max-old-space-size and the young generation)', registers })
+    .set(getHeapStatistics().heap_size_limit);
+  // 0 when nothing caps the process (no cgroup limit): alerts divide by it only where it is above 0.
+  new Gauge({ name: name('memory_limit_bytes'), help: 'The memory limit of the process\'s container (cgroup), 0 without one', registers })
+    .set(memoryLimitBytes());
+
+  // A plain count that a request steps up and down, read at the scrape.
+  const inFlight = { count: 0 };
+  new Gauge({
+    name: name('http_requests_in_flight'), help: 'API and page requests being answered now', registers,
+    collect() { this.set(inFlight.count); },
+  });
+
   return {
     registry,
-    requests: new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers }),
-    duration: new Histogram({
-      name: 'http_request_duration_seconds', help: 'Time to answer, by method, route and status', labelNames: ['method', 'route', 'status'], registers,
-      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    name,
+    requests: new Counter({
+      name: name('http_requests_total'), help: 'API and page requests answered, by method, route and status (probes and scrapes apart)',
+      labelNames: ['method', 'route', 'status'], registers,
     }),
-    refusals: new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by reason (RATE_LIMITED, API_KEY_BANNED)', labelNames: ['reason'], registers }),
+    duration: new Histogram({
+      name: name('http_request_duration_seconds'), help: 'Time to answer an API or page request, by method, route and status', labelNames: ['method', 'route', 'status'], registers,
+      buckets: LATENCY_BUCKETS,
+    }),
+    inFlight,
+    probes: new Counter({
+      name: name('probe_requests_total'), help: 'Requests to /healthz, /readyz and /metrics (load balancers and scrapers), by route and status',
+      labelNames: ['route', 'status'], registers,
+    }),
+    refusals: new Counter({ name: name('rate_limit_refusals_total'), help: 'Requests refused with 429, by reason (RATE_LIMITED, API_KEY_BANNED)', labelNames: ['reason'], registers }),
+    bans: new Counter({ name: name('bans_total'), help: 'Bans this instance started (a key refused too often within the ban window)', registers }),
+    authFailures: new Counter({
+      name: name('auth_failures_total'), help: 'Requests refused with 401, by reason (missing, malformed, mistyped, unknown, revoked, expired)',
+      labelNames: ['reason'], registers,
+    }),
     redisFallbacks: new Counter({
-      name: 'redis_fallbacks_total', help: 'Request-path Redis calls answered by the in-process fallback, by path (limits, ...) and reason (deadline, error)',
+      name: name('redis_fallbacks_total'), help: 'Request-path Redis calls answered by the in-process fallback, by path (limits, ...) and reason (deadline, error)',
       labelNames: ['path', 'reason'], registers,
     }),
-    operations: new Counter({ name: 'graphql_operations_total', help: 'GraphQL operations on /graphql, by operation name and type', labelNames: ['operation', 'type'], registers }),
-    // Per key id (never the key), so operators can reach each client of a field before it is removed.
-    deprecatedCalls: new Counter({
-      name: 'deprecated_calls_total', help: 'Calls that used a deprecated field, by field (Query.pet) and key id', labelNames: ['field', 'key_id'], registers,
+    operations: new Counter({
+      name: name('graphql_operations_total'), help: 'GraphQL operations executed (/graphql and WebSockets), by operation name and type',
+      labelNames: ['operation', 'type'], registers,
     }),
-    pool: new Gauge({
-      name: 'db_pool_connections', help: 'MySQL pool connections by state (in_use, idle, waiting requests)', labelNames: ['state'], registers,
-      collect() {
-        const p = pool();
-        if (!p?._allConnections) return;
-        for (const [state, count] of Object.entries(poolStates(p))) this.set({ state }, count);
-      },
+    operationDuration: new Histogram({
+      name: name('graphql_operation_duration_seconds'), help: 'Time to execute a query or mutation, by operation name and type (subscriptions apart)',
+      labelNames: ['operation', 'type'], registers, buckets: LATENCY_BUCKETS,
     }),
-    ...(replicas ? replicaMetrics(replicas, registers) : {}),
+    graphqlErrors: new Counter({
+      name: name('graphql_errors_total'), help: 'Errors in executed GraphQL results (a 200 with data may carry them), by code', labelNames: ['code'], registers,
+    }),
+    // By field only: a key's own calls are on its record (`keys show`), where they do not grow a series per key.
+    deprecatedCalls: new Counter({ name: name('deprecated_calls_total'), help: 'Calls that used a deprecated field, by field (Query.pet)', labelNames: ['field'], registers }),
+    idempotency: new Counter({
+      name: name('idempotency_requests_total'),
+      help: 'Requests with an Idempotency-Key by outcome (first, replayed, reused: 422, in_progress: 409)', labelNames: ['outcome'], registers,
+    }),
+    ...backendMetrics({ dataSource, redis, replicas }, registers, name),
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** What the event metrics read at each scrape. */
-export interface EventGauges {
-  /** The outbox's newest id less this instance's position (everything up to it handed on). */
-  lag(): Promise<number>;
-  /** Ids above the position still awaited. */
-  unsettled(): number;
-  /** Webhook deliveries waiting for an attempt. */
-  retryQueue(): Promise<number>;
-}
-
-/** The outbox's lag on this instance, and webhook deliveries: attempts by outcome, and the queue waiting. */
-export function eventMetrics(metrics: Metrics, gauges: EventGauges) {
-  const registers = [metrics.registry];
-  // A scrape while the database is away shows what it can: the gauge keeps its last value.
-  const safely = (read: () => Promise<number>, set: (value: number) => void) => read().then(set, () => undefined);
-  new Gauge({
-    name: 'outbox_lag_events', help: 'Events in the outbox this instance has not handed on yet (its newest id less the reader\'s position)', registers,
-    collect() { return safely(gauges.lag, (value) => this.set(value)); },
+/** A gauge read at each scrape; a read that fails (the database away) keeps its last value. */
+export function scrapedGauge(metrics: Metrics, suffix: string, help: string, read: () => number | Promise<number>): Gauge {
+  return new Gauge({
+    name: metrics.name(suffix), help, registers: [metrics.registry],
+    collect() {
+      const value = read();
+      if (typeof value === 'number') this.set(value);
+      else return value.then((found) => this.set(found), () => undefined);
+      return undefined;
+    },
   });
-  new Gauge({
-    name: 'outbox_unsettled_ids', help: 'Ids above the reader\'s position still awaited (a transaction not yet committed, or rolled back)', registers,
-    collect() { this.set(gauges.unsettled()); },
-  });
-  new Gauge({
-    name: 'webhook_retry_queue', help: 'Webhook deliveries waiting for an attempt (new ones and retries)', registers,
-    collect() { return safely(gauges.retryQueue, (value) => this.set(value)); },
-  });
-  return new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (delivered, retry, failed, dropped)', labelNames: ['outcome'], registers });
-}
-
-/** Where reads went and why, and each replica's pool, lag and state: only with read replicas. */
-function replicaMetrics(replicas: Replicas, registers: Registry[]) {
-  const reads = new Counter({
-    name: 'db_reads_total', help: 'API reads by target (replica, primary) and reason (any, caught_up, behind, recent_write, no_replica, replica_error)',
-    labelNames: ['target', 'reason'], registers,
-  });
-  // One child per label pair, found once: a read costs an increment, not a label hash.
-  const children = new Map<string, { inc(): void }>();
-  replicas.onRead((target, reason) => {
-    const name = `${target} ${reason}`;
-    let child = children.get(name);
-    if (!child) children.set(name, child = reads.labels(target, reason));
-    child.inc();
-  });
-  return {
-    reads,
-    replicaPools: new Gauge({
-      name: 'db_replica_pool_connections', help: 'Read replica pool connections by replica and state (in_use, idle, waiting requests)',
-      labelNames: ['replica', 'state'], registers,
-      collect() {
-        for (const [replica, p] of replicas.pools()) {
-          for (const [state, count] of Object.entries(poolStates(p as unknown as PoolInternals))) this.set({ replica, state }, count);
-        }
-      },
-    }),
-    replicaLag: new Gauge({
-      name: 'db_replica_lag_seconds', help: 'Each read replica\'s lag as it reports it (absent while unknown)', labelNames: ['replica'], registers,
-      collect() {
-        this.reset();
-        for (const state of replicas.states()) if (state.lagSeconds !== null) this.set({ replica: state.replica }, state.lagSeconds);
-      },
-    }),
-    replicaServing: new Gauge({
-      name: 'db_replica_serving', help: 'Whether each read replica takes reads now (1) or not (0: down, lagging or not replicating)', labelNames: ['replica'], registers,
-      collect() {
-        for (const state of replicas.states()) this.set({ replica: state.replica }, state.status === 'up' ? 1 : 0);
-      },
-    }),
-  };
 }

@@ -11,18 +11,18 @@ const warningOf = ({ field, reason, lifecycle }: DeprecatedUse): GraphQLWarning 
 });
 
 /**
- * Every call that uses a deprecated field, once it may run, is counted for its key (the metric, by field
- * and key id; the key's record, which `keys list` shows), so operators can reach its clients before the
+ * Every call that uses a deprecated field, once it may run, is counted (the metric, by field; the key's
+ * record, which `keys list` shows), so operators can reach its clients before the
  * field goes. A GraphQL operation is told as a REST call is: Deprecation and Sunset headers (the field
  * that goes first), and a warning per field in `extensions.warnings`. A REST route sets its own headers.
  */
-export function useDeprecations(calls: DeprecatedCallLog, counter: Counter<'field' | 'key_id'>): Step {
+export function useDeprecations(calls: DeprecatedCallLog, counter: Counter<'field'>): Step {
   return {
     onRequest({ serverContext }) {
       const deprecated = serverContext.fieldUse?.deprecated;
       if (!deprecated?.length || serverContext.caller?.kind !== 'key') return;
       const keyId = serverContext.caller.key.id;
-      for (const { field } of deprecated) counter.inc({ field, key_id: String(keyId) });
+      for (const { field } of deprecated) counter.inc({ field });
       calls.record(keyId);
       if (serverContext.graphql) serverContext.warnings = deprecated.map(warningOf);
     },

@@ -20,7 +20,8 @@ export interface DispatcherOptions extends SendOptions {
   readonly keyOpen: (keyId: number) => Promise<boolean>;
   readonly clock: Clock;
   readonly random?: () => number;
-  readonly counted?: (outcome: Outcome) => void;
+  /** Hears each attempt's outcome, and how long the endpoint took for one that was sent (the metrics). */
+  readonly counted?: (outcome: Outcome, durationMs?: number) => void;
   /** Requests in flight at once on this instance, to every endpoint together. */
   readonly concurrency: number;
   /** Requests in flight at once to one endpoint on this instance (one while its last attempt here failed). */
@@ -61,12 +62,12 @@ export function createDispatcher(options: DispatcherOptions) {
     const attempt = await send(endpoint, delivery, options);
     if (attempt.error === null) {
       await store.delivered(delivery, attempt);
-      counted('delivered');
+      counted('delivered', attempt.durationMs);
       return false;
     }
     const next = retryAt(delivery.attempts);
     const disabled = await store.undelivered(delivery, attempt, next, DISABLE_AFTER_MS);
-    counted(next === null ? 'failed' : 'retry');
+    counted(next === null ? 'failed' : 'retry', attempt.durationMs);
     if (disabled) log.warn({ endpointId: endpoint.id }, 'a webhook endpoint that failed every delivery for days was disabled');
     return true;
   }

@@ -54,7 +54,7 @@ try {
   }
   console.table(rows);
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  console.log(metrics.split('\n').filter((line) => line.startsWith('db_reads_total')).join('\n'));
+  console.log(metrics.split('\n').filter((line) => line.startsWith('animal_store_db_reads_total')).join('\n'));
 } finally {
   child.kill('SIGTERM');
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);

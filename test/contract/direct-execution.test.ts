@@ -84,7 +84,7 @@ describe('a single operation runs directly, answering as yoga would', () => {
   it('counts each operation it runs in the metrics', async () => {
     const count = async () => {
       const text = (await api.get('/metrics')).body as string;
-      return Number(text.match(/^graphql_operations_total\{operation="DirectCounted",type="query"\} (\d+)$/m)?.[1] ?? 0);
+      return Number(text.match(/^animal_store_graphql_operations_total\{operation="DirectCounted",type="query"\} (\d+)$/m)?.[1] ?? 0);
     };
     const before = await count();
     const reply = await ask((headers) => api.gql('query DirectCounted { pets(limit: 1) { id } }', undefined, headers));

@@ -50,7 +50,7 @@ describe('one error boundary around the whole pipeline', () => {
   it('logs and counts the status the client got when a response hook replaces the response', async () => {
     const counted = async (status: number) => {
       const text = await (await fetch(`${api.url}/metrics`)).text();
-      return Number(new RegExp(`http_requests_total\\{method="GET",route="/v1/pets",status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return Number(new RegExp(`animal_store_http_requests_total\\{method="GET",route="/v1/pets",status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
     const before = { ok: await counted(200), failed: await counted(500) };
     const logged = requestLines();

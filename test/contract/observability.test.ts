@@ -20,12 +20,12 @@ describe('GET /metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/pets",status="200"\} [1-9]/);
-    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/pets\/:petId",status="404"\} 1/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.05",method="GET",route="\/v1\/pets",status="200"\} \d+/);
-    expect(text).toMatch(/rate_limit_refusals_total\{reason="RATE_LIMITED"\} 1/);
-    expect(text).toMatch(/graphql_operations_total\{operation="ListForMetrics",type="query"\} 1/);
-    expect(text).toMatch(/graphql_operations_total\{operation="anonymous",type="mutation"\} 1/);
+    expect(text).toMatch(/animal_store_http_requests_total\{method="GET",route="\/v1\/pets",status="200"\} [1-9]/);
+    expect(text).toMatch(/animal_store_http_requests_total\{method="GET",route="\/v1\/pets\/:petId",status="404"\} 1/);
+    expect(text).toMatch(/animal_store_http_request_duration_seconds_bucket\{le="0.05",method="GET",route="\/v1\/pets",status="200"\} \d+/);
+    expect(text).toMatch(/animal_store_rate_limit_refusals_total\{reason="RATE_LIMITED"\} 1/);
+    expect(text).toMatch(/animal_store_graphql_operations_total\{operation="ListForMetrics",type="query"\} 1/);
+    expect(text).toMatch(/animal_store_graphql_operations_total\{operation="anonymous",type="mutation"\} 1/);
     expect(text).toContain('process_cpu_seconds_total');
   });
 
@@ -33,7 +33,7 @@ describe('GET /metrics', () => {
     await api.get('/v1/nope-1');
     await api.get('/v1/nope-2');
     const text = await (await fetch(`${api.url}/metrics`)).text();
-    expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} 2/);
+    expect(text).toMatch(/animal_store_http_requests_total\{method="GET",route="unmatched",status="404"\} 2/);
     expect(text).not.toContain('nope-1');
   });
 

@@ -9,10 +9,10 @@ afterAll(async () => { await api?.close(); });
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
 const aliases = (n: number, field = 'pets(limit: 100) { id name categoryId status }') =>
   `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
-/** How many operations /graphql has executed so far (graphql_operations_total, all names). */
+/** How many operations /graphql has executed so far (animal_store_graphql_operations_total, all names). */
 async function executed(): Promise<number> {
   const text = await (await fetch(`${api.url}/metrics`)).text();
-  return [...text.matchAll(/^graphql_operations_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  return [...text.matchAll(/^animal_store_graphql_operations_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 
 describe('points: one per root field on /graphql, one per REST call, from the same windows', () => {

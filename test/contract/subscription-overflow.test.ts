@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scrape, seriesValue } from '../support/metrics.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { subscribe } from '../support/sse.js';
 
@@ -122,7 +123,12 @@ describe('a subscriber that reads slower than events come', () => {
     const after = (await api.post('/v1/pets', { name: 'After', categoryId: 1 })).body;
     expect((await keepingUp.next()).data.petChanged.pet.id).toBe(after.id);
     expect((await resumed.next()).data.petChanged.pet.id).toBe(after.id);
+    // What an operator sees: the cut, and the two streams still open.
+    const metrics = await scrape(api.url);
+    expect(seriesValue(metrics, 'animal_store_subscription_overflows_total')).toBe(1);
+    expect(seriesValue(metrics, 'animal_store_subscriptions_open')).toBe(2);
     keepingUp.close();
     resumed.close();
+    await expect.poll(async () => seriesValue(await scrape(api!.url), 'animal_store_subscriptions_open'), { timeout: 3_000, interval: 50 }).toBe(0);
   }, 120_000);
 });

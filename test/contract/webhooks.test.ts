@@ -5,6 +5,7 @@ import { revokeKey, rollKey } from '../../src/auth/key-admin.js';
 import { apiKeyStore } from '../../src/db/api-keys.js';
 import { backend, freshStore, keyOn, openStore } from '../support/backend.js';
 import { testClock } from '../support/clock.js';
+import { seriesValue } from '../support/metrics.js';
 import { listeningUrl, spawnServer } from '../support/process.js';
 import { startPair, startServer, type TestServer } from '../support/server.js';
 import { silentReceiver, webhookReceiver } from '../support/webhook-receiver.js';
@@ -313,11 +314,17 @@ describe('what operators see', () => {
     await eventually(async () => (await deliveries(api, id))[0]?.status).toBe('delivered');
     const text = await (await fetch(`${api.url}/metrics`)).text();
     const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
-    expect(value('webhook_deliveries_total{outcome="retry"}')).toBeGreaterThanOrEqual(1);
-    expect(value('webhook_deliveries_total{outcome="delivered"}')).toBeGreaterThanOrEqual(1);
-    expect(value('webhook_retry_queue')).toBeGreaterThanOrEqual(1);
-    expect(value('outbox_lag_events')).toBe(0);
-    expect(value('outbox_unsettled_ids')).toBe(0);
+    expect(value('animal_store_webhook_deliveries_total{outcome="retry"}')).toBeGreaterThanOrEqual(1);
+    expect(value('animal_store_webhook_deliveries_total{outcome="delivered"}')).toBeGreaterThanOrEqual(1);
+    expect(value('animal_store_webhook_pending_deliveries')).toBeGreaterThanOrEqual(1);
+    // The retry waits on the test's clock, which stands still: the oldest waiting is as old as that clock says.
+    api.clock.advance(5_000);
+    const later = await (await fetch(`${api.url}/metrics`)).text();
+    expect(seriesValue(later, 'animal_store_webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(5);
+    expect(seriesValue(later, 'animal_store_webhook_delivery_duration_seconds_count', { outcome: 'retry' })).toBeGreaterThanOrEqual(1);
+    expect(seriesValue(later, 'animal_store_webhook_delivery_duration_seconds_count', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+    expect(value('animal_store_outbox_lag_events')).toBe(0);
+    expect(value('animal_store_outbox_unsettled_ids')).toBe(0);
   });
 });
 

@@ -105,7 +105,7 @@ describe('operations over the socket, each held to the rules of its POST', () =>
   it('writes each operation\'s access-log line and counts it in the metrics, as the POST it stands for', async () => {
     const { key } = await fresh();
     const lines = requestLines();
-    const metric = async () => Number(/^http_requests_total\{[^}]*route="\/graphql"[^}]*status="200"[^}]*\} (\d+)/m.exec(await (await fetch(`${api.url}/metrics`)).text())?.[1] ?? 0);
+    const metric = async () => Number(/^animal_store_http_requests_total\{[^}]*route="\/graphql"[^}]*status="200"[^}]*\} (\d+)/m.exec(await (await fetch(`${api.url}/metrics`)).text())?.[1] ?? 0);
     const before = await metric();
     const ws = wsClient(api.url, { authorization: `Bearer ${key}` });
     await ws.run('{ rateLimit { plan } }');

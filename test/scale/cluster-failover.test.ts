@@ -27,7 +27,7 @@ async function masterOf(key: string): Promise<number> {
 
 const fallbacks = async (api: TestServer) => {
   const text = await (await fetch(`${api.url}/metrics`)).text();
-  return Number(/^redis_fallbacks_total\{path="limits",reason="deadline"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  return Number(/^animal_store_redis_fallbacks_total\{path="limits",reason="deadline"\} (\d+)/m.exec(text)?.[1] ?? 0);
 };
 
 describe('a Redis Cluster master killed under a stream of requests', () => {

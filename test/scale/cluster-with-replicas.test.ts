@@ -42,7 +42,7 @@ describe('safe retries on a Redis Cluster with replicas', () => {
     const stats = await held.lab.commandStats();
     // One WAIT for the one claim (the completion that follows is not waited for), and it was answered.
     expect(stats.wait).toBe(1);
-    expect(await (await fetch(`${a.url}/metrics`)).text()).not.toMatch(/^redis_fallbacks_total\{/m);
+    expect(await (await fetch(`${a.url}/metrics`)).text()).not.toMatch(/^animal_store_redis_fallbacks_total\{/m);
     const retry = await b.post('/v1/pets', { name: 'Once', categoryId: 1 }, headers);
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');

@@ -37,7 +37,7 @@ describe('limits on a Redis Cluster', () => {
     expect(stats.multi ?? 0).toBe(0);
     expect(stats.pttl ?? 0).toBe(0);
     // The script path never fell back: the metric has no series at all.
-    for (const api of [a, b]) expect(await (await fetch(`${api.url}/metrics`)).text()).not.toMatch(/^redis_fallbacks_total\{/m);
+    for (const api of [a, b]) expect(await (await fetch(`${api.url}/metrics`)).text()).not.toMatch(/^animal_store_redis_fallbacks_total\{/m);
     expect((await b.get('/v1/pets', auth)).status).toBe(429);
     expect((await a.get('/v1/pets', auth)).status).toBe(429);
 

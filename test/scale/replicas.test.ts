@@ -17,11 +17,11 @@ const redis = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MACHINE_MYSQL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/';
 const env = () => ({ DATABASE_URL: lab.primaryUrl, DATABASE_REPLICA_URLS: lab.replicaUrl, REDIS_URL: redis, REPLICA_WAIT_MS: '200' });
 
-/** `db_reads_total` by `target reason`, read off /metrics. */
+/** `animal_store_db_reads_total` by `target reason`, read off /metrics. */
 async function reads(api: TestServer): Promise<Record<string, number>> {
   const text = await (await fetch(`${api.url}/metrics`)).text();
   const counts: Record<string, number> = {};
-  for (const [, target, reason, value] of text.matchAll(/^db_reads_total\{target="(\w+)",reason="(\w+)"\} (\d+)/gm)) {
+  for (const [, target, reason, value] of text.matchAll(/^animal_store_db_reads_total\{target="(\w+)",reason="(\w+)"\} (\d+)/gm)) {
     counts[`${target} ${reason}`] = Number(value);
   }
   return counts;

@@ -32,6 +32,8 @@ export interface TestServer {
   newKey(plan?: string, limits?: { perMinute?: number; perDay?: number }, scopes?: string, documents?: string): Promise<{ key: string; id: number; auth: Record<string, string> }>;
   /** Reads the trusted documents' manifest again, as SIGHUP does in production. */
   reloadDocuments(): boolean;
+  /** The start of the drain window, as SIGTERM starts it (App.leave). */
+  leave(): void;
   /** Reads the outbox and sends the webhooks due, once, now; resolves when those sends have ended (App.settle). */
   settle(): Promise<void>;
   /** Stops the server; the store stays (a restart test reuses it). */
@@ -100,6 +102,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       call(`${running.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { ...headers, ...extra } }),
     newKey,
     settle: () => running.app.settle(),
+    leave: () => running.app.leave(),
     reloadDocuments: () => running.app.reloadDocuments(),
     stop,
     async close() {
