@@ -23,7 +23,8 @@ export interface ActiveKey {
 }
 
 /** Why a request has no key to act with (the metrics count 401s by it). */
-export type NoKeyReason = 'missing' | 'malformed' | 'mistyped' | 'unknown' | 'revoked' | 'expired';
+export const NO_KEY_REASONS = ['missing', 'malformed', 'mistyped', 'unknown', 'revoked', 'expired'] as const;
+export type NoKeyReason = typeof NO_KEY_REASONS[number];
 
 export type Caller =
   | { readonly kind: 'key'; readonly key: ActiveKey }

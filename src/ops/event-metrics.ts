@@ -48,6 +48,7 @@ export function webhookMetrics(metrics: Metrics, pending: () => Promise<PendingD
     name: metrics.name('webhook_delivery_duration_seconds'), help: 'Time a webhook endpoint took to answer an attempt (or to fail it), by outcome',
     labelNames: ['outcome'], registers, buckets: LATENCY_BUCKETS,
   });
+  for (const outcome of ['delivered', 'retry', 'failed', 'dropped']) attempts.inc({ outcome }, 0);
   return (outcome: string, durationMs?: number) => {
     attempts.inc({ outcome });
     if (durationMs !== undefined) duration.observe({ outcome }, durationMs / 1000);

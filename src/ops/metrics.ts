@@ -1,6 +1,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { NO_KEY_REASONS } from '../auth/authenticate.js';
+import { IDEMPOTENCY_OUTCOMES } from '../idempotency/use-idempotency.js';
 import type { Replicas } from '../db/replicas.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { backendMetrics } from './backend-metrics.js';
@@ -65,9 +67,7 @@ export function createMetrics({ dataSource, redis, replicas, leaving }: MetricSo
     collect() { this.set(inFlight.count); },
   });
 
-  return {
-    registry,
-    name,
+  const counters = {
     requests: new Counter({
       name: name('http_requests_total'), help: 'API and page requests answered, by method, route and status (probes and scrapes apart)',
       labelNames: ['method', 'route', 'status'], registers,
@@ -76,7 +76,6 @@ export function createMetrics({ dataSource, redis, replicas, leaving }: MetricSo
       name: name('http_request_duration_seconds'), help: 'Time to answer an API or page request, by method, route and status', labelNames: ['method', 'route', 'status'], registers,
       buckets: LATENCY_BUCKETS,
     }),
-    inFlight,
     probes: new Counter({
       name: name('probe_requests_total'), help: 'Requests to /healthz, /readyz and /metrics (load balancers and scrapers), by route and status',
       labelNames: ['route', 'status'], registers,
@@ -108,8 +107,12 @@ export function createMetrics({ dataSource, redis, replicas, leaving }: MetricSo
       name: name('idempotency_requests_total'),
       help: 'Requests with an Idempotency-Key by outcome (first, replayed, reused: 422, in_progress: 409)', labelNames: ['outcome'], registers,
     }),
-    ...backendMetrics({ dataSource, redis, replicas }, registers, name),
   };
+  // Each known reason and outcome starts at 0, so a rate() or an increase() of it is 0 rather than empty.
+  for (const reason of ['RATE_LIMITED', 'API_KEY_BANNED']) counters.refusals.inc({ reason }, 0);
+  for (const reason of NO_KEY_REASONS) counters.authFailures.inc({ reason }, 0);
+  for (const outcome of IDEMPOTENCY_OUTCOMES) counters.idempotency.inc({ outcome }, 0);
+  return { registry, name, inFlight, ...counters, ...backendMetrics({ dataSource, redis, replicas }, registers, name) };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
