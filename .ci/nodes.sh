@@ -69,6 +69,17 @@ fetch_node() {
   echo "$dir"
 }
 
+# The environment that puts ccache in front of node-gyp's compilers, when the machine has it (CI installs
+# it): in preprocessor mode, so SQLite's amalgamation (most of better-sqlite3's build, and independent of
+# the Node version) compiles once for every version, whatever folder its headers come from.
+with_compiler_cache() {
+  if command -v ccache >/dev/null 2>&1; then
+    env 'CC=ccache gcc' 'CXX=ccache g++' CCACHE_NODIRECT=1 "CCACHE_DIR=$ci_cache/ccache" CCACHE_BASEDIR=/ "$@"
+  else
+    "$@"
+  fi
+}
+
 better_sqlite3_addon() { echo "$1/node_modules/better-sqlite3/build/Release/better_sqlite3.node"; }
 
 # Whether checkout $1 opens a database under the node in bin directory $2.
@@ -111,7 +122,7 @@ use_better_sqlite3() {
   # nodedir: the machine's npm config points node-gyp at its own Node's headers; an ABI mismatch would only
   # show at require time. build_from_source: prebuild-install would otherwise try GitHub, which is unreachable.
   # JOBS: node-gyp runs make serially by default; sqlite3.c and the C++ binding can build side by side.
-  (cd "$tree" && PATH="$bin:$PATH" env ${headers:+"npm_config_nodedir=$headers"} npm_config_build_from_source=true \
+  (cd "$tree" && PATH="$bin:$PATH" with_compiler_cache env ${headers:+"npm_config_nodedir=$headers"} npm_config_build_from_source=true \
     JOBS=max npm rebuild better-sqlite3 --foreground-scripts) >"$build_log" 2>&1 \
     || { tail -n 40 "$build_log"; return 1; }
   better_sqlite3_loads "$tree" "$bin" || { echo "better-sqlite3 does not load under node $version"; return 1; }

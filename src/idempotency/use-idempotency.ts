@@ -78,8 +78,7 @@ async function replay({ status, body, headers, withheld }: StoredResponse, readS
  * from where it lives (`readSecret`), so that it is at rest there only.
  */
 /** What became of a request with an Idempotency-Key (the metrics). */
-export const IDEMPOTENCY_OUTCOMES = ['first', 'replayed', 'reused', 'in_progress'] as const;
-export type IdempotencyOutcome = typeof IDEMPOTENCY_OUTCOMES[number];
+export type IdempotencyOutcome = 'first' | 'replayed' | 'reused' | 'in_progress';
 
 export function useIdempotency(
   records: IdempotencyRecords, readSecret: SecretReader, longestRequestMs: number, counted: (outcome: IdempotencyOutcome) => void = () => undefined,

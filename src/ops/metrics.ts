@@ -2,7 +2,6 @@ import { getHeapStatistics } from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { NO_KEY_REASONS } from '../auth/authenticate.js';
-import { IDEMPOTENCY_OUTCOMES } from '../idempotency/use-idempotency.js';
 import type { Replicas } from '../db/replicas.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { backendMetrics } from './backend-metrics.js';
@@ -26,6 +25,9 @@ export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
  * numbers are in `nodejs_active_handles`, `_requests` and `_resources` by type, whose sum they are.
  */
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/** What useIdempotency reports (its IdempotencyOutcome), each counted from 0. */
+const IDEMPOTENCY_OUTCOMES = ['first', 'replayed', 'reused', 'in_progress'];
 
 export interface MetricSources {
   readonly dataSource: DataSource;
