@@ -1,3 +1,4 @@
+import { adminListener } from './assembly/admin.js';
 import { startLiveEvents } from './assembly/live-events.js';
 import { requestSteps } from './assembly/request-steps.js';
 import { resolverContext } from './assembly/resolver-context.js';
@@ -28,6 +29,8 @@ import { takesUpgrade, upgradeListener } from './websocket/upgrades.js';
 export interface App {
   /** A node:http request listener, and `fetch(request)` for the Fetch API. */
   readonly handle: Listener;
+  /** The admin API's request listener (keys over HTTP), for a port of its own: only with ADMIN_PORT set. */
+  readonly admin: Listener | undefined;
   /** A node:http `upgrade` listener: GraphQL over WebSocket on /graphql, any other upgrade answered as a plain request. */
   readonly upgrade: ReturnType<typeof upgradeListener>;
   /** node:http's `shouldUpgradeCallback`: the upgrades `upgrade` takes; the rest are plain requests. */
@@ -114,6 +117,7 @@ async function assemble(
 
   return {
     handle,
+    admin: adminListener(config, stores, metrics, clock, { leaving: () => leaving, draining: () => draining }),
     upgrade: upgradeListener(handle, sockets, GRAPHQL_PATH),
     takesUpgrade: takesUpgrade(sockets, GRAPHQL_PATH),
     routes: surfaces.router.paths,

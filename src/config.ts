@@ -2,6 +2,7 @@
  * The only reader of process.env: every setting (declared in settings/declarations.ts) is checked here,
  * with the checks that span several, and all problems are reported at once.
  */
+import { adminConfig } from './config/admin.js';
 import { redisConfig } from './config/redis.js';
 import { replicaConfig } from './config/replicas.js';
 import { tracingConfig } from './config/tracing.js';
@@ -41,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: get('PORT'), host: get('HOST'), database, redis: redisConfig(env, problems), redisPrefix,
     logLevel: get('LOG_LEVEL'), logFormat: get('LOG_FORMAT'), accessLogSample: get('ACCESS_LOG_SAMPLE'), metricsToken: get('METRICS_TOKEN'),
+    admin: adminConfig(get('ADMIN_PORT'), get('ADMIN_HOST'), get('ADMIN_TOKENS'), problems),
     keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'), drainSeconds: get('DRAIN_SECONDS'),
     rateLimits: {
       anonymousPerMinute: get('ANONYMOUS_PER_MINUTE'),

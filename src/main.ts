@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     docs: `${url}/v1/docs (OpenAPI: ${url}/v1/openapi.json)`,
     graphql: `${url}/graphql (open it in a browser for GraphiQL)`,
     probes: `${url}/healthz ${url}/readyz ${url}/metrics`,
+    ...(running.adminUrl ? { admin: `${running.adminUrl}/admin/keys (OpenAPI: ${running.adminUrl}/admin/openapi.json)` } : {}),
     ...running.app.backends,
     ...(config.database.kind === 'sqlite' ? { firstKey: 'npm run --silent keys -- create --plan free' } : {}),
   }, `Animal Store API listening on ${url}`);

@@ -8,6 +8,8 @@ export { requestsSoFar } from './pipeline/node-listener.js';
 
 export interface RunningServer {
   readonly url: string;
+  /** The admin API's, when ADMIN_PORT is set. */
+  readonly adminUrl: string | undefined;
   readonly app: App;
   /** Starts the drain window: readiness fails, answers close their connections, requests are still served. */
   leave(): void;
@@ -34,20 +36,26 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
   server.on('upgrade', app.upgrade);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  await listen(server, config.port, config.host);
+  const admin = app.admin && config.admin ? await listen(createServer({
+    headersTimeout: headersTimeoutSeconds * 1000, requestTimeout: requestTimeoutSeconds * 1000, maxHeaderSize: maxHeaderBytes, connectionsCheckingInterval: 500,
+  }, app.admin), config.admin.port, config.admin.host).catch(async (error: unknown) => {
+    await new Promise((resolve) => server.close(resolve));
+    await app.close();
+    throw error;
+  }) : undefined;
+  admin?.on('clientError', answerClientError);
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: urlOf(server),
+    adminUrl: admin && urlOf(admin),
     app,
     leave: () => app.leave(),
     async close(graceMs = 10_000) {
       app.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      admin?.close();
+      admin?.closeAllConnections();
       // A keep-alive connection goes idle once its last response is out: close it then, not at its timeout.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
@@ -58,4 +66,21 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
       await app.close();
     },
   };
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** Where a listening server is reached: its address, or loopback for one on every address. */
+function urlOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  const host = !address || address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { adminOpenApi } from '../src/admin/openapi.js';
 import { openApiJson, printSdl } from '../src/documents.js';
 import { schema } from '../src/schema/index.js';
 import { settingsPage } from '../src/settings/page.js';
@@ -13,6 +14,10 @@ describe('committed generated files', () => {
 
   it('schema/openapi.json is what SOFA and our completion generate (run `npm run schema`)', () => {
     expect(openApiJson(schema)).toBe(committed('schema/openapi.json'));
+  });
+
+  it('schema/admin-openapi.json is the admin API\'s document (run `npm run schema`)', () => {
+    expect(`${JSON.stringify(adminOpenApi, null, 2)}\n`).toBe(committed('schema/admin-openapi.json'));
   });
 
   it('docs/settings.md is what the settings\' declarations print (run `npm run schema`)', () => {

@@ -11,6 +11,11 @@ export class KeyAdminError extends Error {
   override name = 'KeyAdminError';
 }
 
+/** Asked of a key whose standing forbids it (rolling a revoked or expired key): a 409 over HTTP. */
+export class KeyConflictError extends KeyAdminError {
+  override name = 'KeyConflictError';
+}
+
 const MAX_LIMIT = 2_147_483_647;
 
 export interface CreateKeyRequest {
@@ -91,7 +96,7 @@ export async function rollKey(store: ApiKeyStore, idOrKey: string, overlapMs: nu
   const old = await findKey(store, idOrKey);
   if (!old) return null;
   const standing = keyStanding(old, now);
-  if (standing !== 'open') throw new KeyAdminError(`Key ${old.id} ${standing === 'revoked' ? 'is revoked' : 'has expired'}: make a new one with create`);
+  if (standing !== 'open') throw new KeyConflictError(`Key ${old.id} ${standing === 'revoked' ? 'is revoked' : 'has expired'}: make a new one with create`);
   const made = await createKey(store, {
     plan: old.plan, name: old.name ?? undefined,
     ...(old.plan === 'enterprise' ? { perMinute: old.perMinute!, perDay: old.perDay! } : {}),

@@ -2,11 +2,13 @@
  * `npm run --silent keys -- create|revoke|list`: API keys, against the database the server uses
  * (DATABASE_URL or DATA_DIR). Exit codes: 0 done, 1 no such key or the database failed, 2 bad usage.
  */
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createKey, KeyAdminError, parseDuration, parseInstant, revokeKey, rollKey } from '../auth/key-admin.js';
+import { keyAdministration, keyView, type Actor, type KeyAdministration } from '../admin/key-administration.js';
+import { KeyAdminError, parseDuration, parseInstant } from '../auth/key-admin.js';
 import { ConfigError, loadConfig } from '../config.js';
-import type { ApiKeyRecord } from '../db/api-key.entity.js';
-import { apiKeyStore, type ApiKeyStore } from '../db/api-keys.js';
+import { adminAudit } from '../db/admin-audit.js';
+import { apiKeyStore } from '../db/api-keys.js';
 import { createDataSource } from '../db/data-source.js';
 import { migrate, migrator } from '../db/migrate.js';
 import { limitsOf, PLAN_NAMES } from '../domain/plans.js';
@@ -32,7 +34,7 @@ Usage:
   npm run --silent keys -- revoke <id|key>
       Stops the key working: on every instance within KEY_CACHE_TTL_SECONDS.
   npm run --silent keys -- list [--json]
-      Every key: id, prefix, name, plan, limits, scopes, documents, created, expires, revoked, last used (to the
+      Every key: id, prefix, name, plan, limits, scopes, documents, standing, created, expires, revoked, last used (to the
       minute), and its calls of deprecated fields (how many, the last; written every 10 s).
       Never the key or its hash.
 
@@ -48,17 +50,18 @@ function count(flag: string, raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-function row(key: ApiKeyRecord) {
-  const { perMinute, perDay } = limitsOf(key);
-  return {
-    id: key.id, prefix: key.prefix, name: key.name, plan: key.plan, perMinute, perDay, scopes: key.scopes ?? 'all', documents: key.documents ?? 'default',
-    created: key.createdAt.toISOString(), expires: key.expiresAt?.toISOString() ?? null,
-    revoked: key.revokedAt?.toISOString() ?? null, lastUsed: key.lastUsedAt?.toISOString() ?? null,
-    deprecatedCalls: key.deprecatedCalls, lastDeprecatedCall: key.lastDeprecatedCallAt?.toISOString() ?? null,
-  };
+/** Who the audit log says made the command's calls. */
+const actor: Actor = { name: `cli:${userName()}`, origin: 'local' };
+
+function userName(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
 }
 
-async function run(command: string | undefined, args: string[], store: () => Promise<ApiKeyStore>): Promise<number> {
+async function run(command: string | undefined, args: string[], store: () => Promise<KeyAdministration>): Promise<number> {
   switch (command) {
     case 'create': {
       const { values } = parseArgs({ args, options: {
@@ -77,7 +80,7 @@ async function run(command: string | undefined, args: string[], store: () => Pro
         perMinute: count('--per-minute', values['per-minute']), perDay: count('--per-day', values['per-day']), scopes: values.scopes,
         documents: values.documents,
       };
-      const { key, record } = await createKey(await store(), request);
+      const { key, record } = await (await store()).create(actor, request);
       const { perMinute, perDay } = limitsOf(record);
       console.error(`Created key ${record.id} (${record.prefix}…) on the ${record.plan} plan: ${perMinute}/minute, ${perDay}/day`
         + `${record.expiresAt ? `, until ${record.expiresAt.toISOString()}` : ''}`
@@ -90,18 +93,19 @@ async function run(command: string | undefined, args: string[], store: () => Pro
     case 'revoke': {
       const { positionals } = parseArgs({ args, allowPositionals: true });
       if (positionals.length !== 1) throw new KeyAdminError('Give exactly one key id or key to revoke');
-      const record = await revokeKey(await store(), positionals[0]!);
-      if (!record) {
+      const revoked = await (await store()).revoke(actor, positionals[0]!);
+      if (!revoked) {
         console.error(`No key ${positionals[0]!.slice(0, 12)}`);
         return FAILED;
       }
-      console.log(record.revokedAt ? `Key ${record.id} (${record.prefix}…) was already revoked.` : `Revoked key ${record.id} (${record.prefix}…).`);
+      const { record } = revoked;
+      console.log(revoked.alreadyRevoked ? `Key ${record.id} (${record.prefix}…) was already revoked.` : `Revoked key ${record.id} (${record.prefix}…).`);
       return 0;
     }
     case 'roll': {
       const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { overlap: { type: 'string' } } });
       if (positionals.length !== 1) throw new KeyAdminError('Give exactly one key id or key to roll');
-      const rolled = await rollKey(await store(), positionals[0]!, parseDuration('--overlap', values.overlap ?? '24h'));
+      const rolled = await (await store()).roll(actor, positionals[0]!, parseDuration('--overlap', values.overlap ?? '24h'));
       if (!rolled) {
         console.error(`No key ${positionals[0]!.slice(0, 12)}`);
         return FAILED;
@@ -114,7 +118,7 @@ async function run(command: string | undefined, args: string[], store: () => Pro
     }
     case 'list': {
       const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-      const rows = (await (await store()).list()).map(row);
+      const rows = (await (await store()).list(actor)).map((key) => keyView(key));
       if (values.json) console.log(JSON.stringify(rows, null, 2));
       else if (rows.length === 0) console.log('No keys yet: npm run --silent keys -- create --plan free');
       else console.table(rows);
@@ -147,7 +151,7 @@ async function main(): Promise<number> {
       }
       const dataSource = await createDataSource(config.database).initialize();
       close = () => dataSource.destroy();
-      return apiKeyStore(dataSource);
+      return keyAdministration(apiKeyStore(dataSource), adminAudit(dataSource, Date.now));
     });
   } finally {
     await close();

@@ -50,6 +50,8 @@ export interface Config {
   readonly accessLogSample: number;
   /** When set, /metrics wants `Authorization: Bearer <token>`; otherwise it is public. */
   readonly metricsToken: string | undefined;
+  /** The admin API (keys over HTTP) on a port of its own, when ADMIN_PORT is set. */
+  readonly admin: AdminConfig | undefined;
   /** Open subscription streams one key may hold at once, across every instance. */
   readonly subscriptionsPerKey: number;
   /** Events one subscription stream may hold for a client that reads slower than they come; past it, the stream ends. */
@@ -159,3 +161,10 @@ export interface RateLimitsConfig {
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface AdminConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Each operator's name by token. */
+  readonly operators: ReadonlyMap<string, string>;
+}

@@ -6,10 +6,10 @@ import { bool, booleanSetting, fraction, intInRange, oneOf, trustProxy } from '.
  * (docs/settings.md) is printed from here by `npm run schema` and checked for drift, and a document
  * that quotes a default reads it from here.
  */
-export type Section = 'server' | 'database' | 'replicas' | 'redis' | 'limits' | 'events' | 'webhooks' | 'graphql' | 'logs' | 'traces';
+export type Section = 'server' | 'admin' | 'database' | 'replicas' | 'redis' | 'limits' | 'events' | 'webhooks' | 'graphql' | 'logs' | 'traces';
 
 export const SECTION_TITLES: Readonly<Record<Section, string>> = {
-  server: 'Server and HTTP', database: 'Database', replicas: 'Read replicas (MySQL)', redis: 'Redis',
+  server: 'Server and HTTP', admin: 'Admin API (keys over HTTP)', database: 'Database', replicas: 'Read replicas (MySQL)', redis: 'Redis',
   limits: 'Keys and rate limits', events: 'Live events', webhooks: 'Webhooks', graphql: 'GraphQL operation limits',
   logs: 'Logs and metrics', traces: 'Traces (OpenTelemetry)',
 };
@@ -70,6 +70,13 @@ export const SETTINGS = {
     'After SIGTERM, how long the instance goes on serving with `/readyz` failing (`503`, `draining`) and every answer closing its connection, so that load balancers and Kubernetes take it out before its listener closes; a second SIGTERM or SIGINT ends the window. `0`: close at once'),
   MEMORY_TRIM_SECONDS: integer('server', 0, 0, 3_600,
     'How often the process looks at its CPU and requests: the first look that finds it quiet (under 5% of a core, at most a request a second) after a busy one gives the heap\'s free pages back to the system (one full collection of 100-300 ms; needs the launch\'s `--expose-gc`). It costs speed: after each trim the heap grows back through extra collections (list20 served 25-45% fewer requests in rounds that followed one). `0`: never'),
+  ADMIN_PORT: {
+    section: 'admin', shown: 'none', takes: '0 to 65,535',
+    meaning: 'The port of the admin API (keys, their usage, the audit log), apart from the API\'s; `0`: any free port. Unset: no admin API. Needs ADMIN_TOKENS',
+    read: (raw: string | undefined, name: string, problems: string[]) => (raw === undefined || raw === '' ? undefined : intInRange(raw, name, 0, 0, 65_535, problems)),
+  } satisfies Declared<number | undefined>,
+  ADMIN_HOST: text('admin', '`127.0.0.1`', 'The address the admin API listens on: loopback by default (reach it from the host, or with `kubectl port-forward`)'),
+  ADMIN_TOKENS: text('admin', '—', '`name:token,…`: the operators who may call the admin API, each token 32 to 256 visible characters (not an API key); the name goes in the audit log'),
   CORS_ORIGINS: text('server', '`*` on the embedded default, none with `DATABASE_URL`', 'Comma-separated origins (`https://app.example.com`) browsers may call from, or `*`'),
   TRUST_PROXY: {
     section: 'server', shown: '`false`', takes: 'on or off, or 0 to 10',

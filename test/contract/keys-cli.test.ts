@@ -36,7 +36,7 @@ describe('npm run keys', () => {
     const { lastUsed, ...rest } = row;
     expect(rest).toEqual({
       id: expect.any(Number), prefix: key.slice(0, 12), name: 'Mobile app', plan: 'pro', perMinute: 300, perDay: 10_000, scopes: 'all', documents: 'default',
-      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expires: null, revoked: null, deprecatedCalls: 0, lastDeprecatedCall: null,
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), expires: null, revoked: null, standing: 'open', deprecatedCalls: 0, lastDeprecatedCall: null,
     });
     expect(lastUsed === null || /^\d{4}-/.test(lastUsed)).toBe(true);
     const table = await keys('list');

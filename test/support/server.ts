@@ -11,6 +11,8 @@ import { call, type Reply } from './http.js';
 
 export interface TestServer {
   readonly url: string;
+  /** The admin API's, when the server runs with ADMIN_PORT. */
+  readonly adminUrl: string | undefined;
   readonly store: Store;
   /** The settings the server runs with (its Redis and prefix among them). */
   readonly config: Config;
@@ -88,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   };
   return {
     url: running.url,
+    adminUrl: running.adminUrl,
     store,
     config,
     shared: { store, env: { REDIS_PREFIX: env.REDIS_PREFIX, ...(options.env ?? {}) }, clock },
