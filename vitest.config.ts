@@ -33,14 +33,18 @@ const validated = { setupFiles: ['test/support/validate-responses.ts'] };
 // and take minutes: asked for (SCALE_TESTS=1), and always in CI, which installs the packages (a missing
 // one is then a failure), never only because a developer's machine happens to have them.
 /**
- * The contract tests of a backend. The files that start OpenTelemetry's instrumentations keep modules of
- * their own (a project apart, isolated): the instrumentations patch mysql2 and ioredis as they are
- * required, which they no longer are once another file of the worker has loaded them.
+ * The contract tests of a backend. Some files keep modules of their own (a project apart, isolated): those
+ * that start OpenTelemetry's instrumentations, which patch mysql2 and ioredis as they are required (they
+ * no longer are once another file of the worker has loaded them), and those that weigh the heap, which
+ * must not hold what earlier files left.
  */
-const TRACED = ['test/contract/tracing.test.ts', 'test/contract/tracing-root-share.test.ts'];
+const OWN_MODULES = [
+  'test/contract/tracing.test.ts', 'test/contract/tracing-root-share.test.ts',
+  'test/contract/stream-memory.test.ts', 'test/contract/properties/answer-size.test.ts',
+];
 const contractProjects = (name: string, backend: string) => [
-  { extends: true as const, test: { ...contract, ...validated, name, include: ['test/contract/**/*.test.ts'], exclude: TRACED, env: { TEST_BACKEND: backend } } },
-  { extends: true as const, test: { ...contract, ...validated, isolate: true, name: `${name}:traces`, include: TRACED, env: { TEST_BACKEND: backend } } },
+  { extends: true as const, test: { ...contract, ...validated, name, include: ['test/contract/**/*.test.ts'], exclude: OWN_MODULES, env: { TEST_BACKEND: backend } } },
+  { extends: true as const, test: { ...contract, ...validated, isolate: true, name: `${name}:isolated`, include: OWN_MODULES, env: { TEST_BACKEND: backend } } },
 ];
 
 const lab = process.env.CI === 'true' || process.env.SCALE_TESTS === '1';

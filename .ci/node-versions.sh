@@ -30,7 +30,7 @@ run_version() {
       printf '\n== node v%s: vitest run --project embedded\n' "$v"
       # The property tests at a tenth of their cases: a runtime's break shows in any of them, and the
       # production run (.ci/run) fuzzes at full depth.
-      cd "$tree" && PATH="$bin:$PATH" && node --version && FUZZ_RUNS=${DEV_FUZZ_RUNS:-200} npx vitest run --project embedded --project embedded:traces $4
+      cd "$tree" && PATH="$bin:$PATH" && node --version && FUZZ_RUNS=${DEV_FUZZ_RUNS:-200} npx vitest run --project embedded --project embedded:isolated $4
     ) >>"$out" 2>&1 </dev/null || result=FAILED
   fi
   t2=$(now)
