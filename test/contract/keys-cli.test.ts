@@ -133,3 +133,27 @@ describe('npm run keys', () => {
     for (const word of ['create', 'revoke', 'list', '--per-minute', 'Exit codes']) expect(help.stdout).toContain(word);
   });
 });
+
+describe('npm run keys in the Docker image', () => {
+  it('runs where there are no sources to build (the image holds package.json, node_modules and dist only)', async () => {
+    const { copyFileSync, mkdtempSync, rmSync, symlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const image = mkdtempSync(join(tmpdir(), 'image-layout-'));
+    try {
+      copyFileSync(join(ROOT, 'package.json'), join(image, 'package.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(image, 'node_modules'));
+      symlinkSync(join(ROOT, 'dist'), join(image, 'dist'));
+      // Without src/ and tsconfig.build.json, a build would fail: the command must not try one.
+      const listed = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('npm', ['run', '--silent', 'keys', '--', 'list', '--json'], { cwd: image, env: { PATH: process.env.PATH, HOME: image, ...api.store.env } },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+      });
+      expect(listed.stderr).toBe('');
+      expect(listed.code).toBe(0);
+      expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+    } finally {
+      rmSync(image, { recursive: true, force: true });
+    }
+  });
+});
