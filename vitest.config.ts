@@ -35,12 +35,14 @@ const validated = { setupFiles: ['test/support/validate-responses.ts'] };
 /**
  * The contract tests of a backend. Some files keep modules of their own (a project apart, isolated): those
  * that start OpenTelemetry's instrumentations, which patch mysql2 and ioredis as they are required (they
- * no longer are once another file of the worker has loaded them), and those that weigh the heap, which
- * must not hold what earlier files left.
+ * no longer are once another file of the worker has loaded them), and those that weigh the heap or count
+ * the process's handles, which must not hold what earlier files left.
  */
 const OWN_MODULES = [
   'test/contract/tracing.test.ts', 'test/contract/tracing-root-share.test.ts',
   'test/contract/stream-memory.test.ts', 'test/contract/properties/answer-size.test.ts',
+  // Counts the process's timers and sockets before and after: earlier files' must not come and go meanwhile.
+  'test/contract/startup-failure.test.ts',
 ];
 const contractProjects = (name: string, backend: string) => [
   { extends: true as const, test: { ...contract, ...validated, name, include: ['test/contract/**/*.test.ts'], exclude: OWN_MODULES, env: { TEST_BACKEND: backend } } },
