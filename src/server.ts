@@ -21,13 +21,17 @@ export interface RunningServer {
 export async function serve(config: Config, options: AppOptions = {}): Promise<RunningServer> {
   const app = await createApp(config, options);
   const { headersTimeoutSeconds, requestTimeoutSeconds, maxHeaderBytes } = config.http;
-  const server: Server = createServer({
+  // The same on the admin API's listener.
+  const limits: ServerOptions = {
     // A client that trickles its headers or body (slowloris) holds a socket only this long.
     headersTimeout: headersTimeoutSeconds * 1000,
     requestTimeout: requestTimeoutSeconds * 1000,
     maxHeaderSize: maxHeaderBytes,
     // How often those deadlines are checked (Node's default is 30 s, longer than the deadlines).
     connectionsCheckingInterval: 500,
+  };
+  const server: Server = createServer({
+    ...limits,
     // Only a WebSocket on /graphql is upgraded; any other Upgrade header is a plain request (Node 22.21
     // and 24.9 on; Node 20 ignores the option, and app.upgrade answers those requests itself).
     shouldUpgradeCallback: app.takesUpgrade,
@@ -37,9 +41,7 @@ export async function serve(config: Config, options: AppOptions = {}): Promise<R
   server.on('connect', answerConnect);
   server.on('upgrade', app.upgrade);
   await listen(server, config.port, config.host);
-  const admin = app.admin && config.admin ? await listen(createServer({
-    headersTimeout: headersTimeoutSeconds * 1000, requestTimeout: requestTimeoutSeconds * 1000, maxHeaderSize: maxHeaderBytes, connectionsCheckingInterval: 500,
-  }, app.admin), config.admin.port, config.admin.host).catch(async (error: unknown) => {
+  const admin = app.admin && config.admin ? await listen(createServer(limits, app.admin), config.admin.port, config.admin.host).catch(async (error: unknown) => {
     await new Promise((resolve) => server.close(resolve));
     await app.close();
     throw error;

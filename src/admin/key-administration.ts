@@ -1,5 +1,6 @@
 import { createKey, KeyAdminError, KeyConflictError, revokeKey, rollKey, type CreateKeyRequest } from '../auth/key-admin.js';
 import type { AdminAudit } from '../db/admin-audit.js';
+import { STATUS } from '../errors.js';
 import type { ApiKeyRecord } from '../db/api-key.entity.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { keyStanding } from '../domain/key-standing.js';
@@ -24,12 +25,12 @@ export function keyView(key: ApiKeyRecord, now = Date.now()) {
   };
 }
 
-export type KeyView = ReturnType<typeof keyView>;
+/** The code the admin API answers an operator's mistake with: 409 where the key's standing forbids it, else 400. */
+export const mistakeCode = (error: KeyAdminError): 'CONFLICT' | 'BAD_REQUEST' => (error instanceof KeyConflictError ? 'CONFLICT' : 'BAD_REQUEST');
 
 /** What became of a call, as the admin API answers it: what the audit log records of the keys command too. */
 const outcomeOf = (error: unknown): number => {
-  if (error instanceof KeyConflictError) return 409;
-  if (error instanceof KeyAdminError) return 400;
+  if (error instanceof KeyAdminError) return STATUS[mistakeCode(error)];
   return (error as { extensions?: { status?: number } }).extensions?.status ?? 500;
 };
 

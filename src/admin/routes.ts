@@ -4,7 +4,7 @@ import type { Endpoint, ServerContext } from '../pipeline/context.js';
 import { errorBodies } from '../pipeline/error-response.js';
 import { Response } from '../pipeline/response.js';
 import type { SurfaceRoutes } from '../pipeline/routing.js';
-import { keyView, type Actor, type KeyAdministration } from './key-administration.js';
+import { keyView, mistakeCode, type Actor, type KeyAdministration } from './key-administration.js';
 
 export const ADMIN_BASE = '/admin';
 const JSON_BODY = ['application/json'];
@@ -26,7 +26,7 @@ const actorOf = ({ operator, address, requestId }: ServerContext): Actor => ({ n
 
 /** An operator's mistake in a key's fields: 400 (409 when the key's standing forbids it), the message as the keys command prints it. */
 const asked = <T>(work: () => Promise<T>): Promise<T> => work().catch((error: unknown) => {
-  if (error instanceof KeyAdminError) throw appError(error.name === 'KeyConflictError' ? 'CONFLICT' : 'BAD_REQUEST', error.message.replaceAll('--', ''));
+  if (error instanceof KeyAdminError) throw appError(mistakeCode(error), error.message.replaceAll('--', ''));
   throw error;
 });
 
@@ -66,7 +66,7 @@ function onlyParameters({ search }: ServerContext, names: readonly string[]): UR
 }
 
 /**
- * The admin API's routes (docs/admin-openapi.json describes them): keys made, listed, shown, revoked and
+ * The admin API's routes (schema/admin-openapi.json describes them): keys made, listed, shown, revoked and
  * rolled, a key's usage, and the audit log, each call through the one KeyAdministration (the keys
  * command's too), so each is in the audit log.
  */

@@ -24,10 +24,9 @@ const PRUNE_MS = 60_000;
  * pruning of what the outbox and the fences keep past their time.
  */
 export async function startLiveEvents(config: Config, { redis, dataSource, statements }: Stores, metrics: Metrics, clock: Clock, closers: Closers) {
-  let open = () => 0;
-  const overflowed = subscriptionMetrics(metrics, () => open());
+  // Read at a scrape, once `events` exists.
+  const overflowed = subscriptionMetrics(metrics, () => events.open());
   const events = createChangeEvents(redis && { connection: redis, prefix: config.redisPrefix }, config.streamQueueEvents, overflowed);
-  open = events.open;
   closers.push('the event streams', () => events.close());
   const outboxQueries = outboxReads(dataSource);
   const outbox = createOutboxReader({

@@ -34,5 +34,3 @@ export function bansInForce(clock: Clock, redis?: { client: RedisClient; prefix:
     },
   };
 }
-
-export type BansInForce = ReturnType<typeof bansInForce>;

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { within } from '../db/deadline.js';
 import type { Replicas } from '../db/replicas.js';
 import type { RedisConnection } from '../redis/connection.js';
+import { onePerScrape } from './one-per-scrape.js';
 
 /** A scrape's probe of a backend answers within this, whatever the backend does. */
 const PROBE_MS = 1_000;
@@ -33,19 +34,11 @@ export function backendMetrics(
   { dataSource, redis, replicas }: { dataSource: DataSource; redis?: RedisConnection; replicas?: Replicas },
   registers: Registry[], name: (suffix: string) => string,
 ) {
-  // One probe per scrape serves both gauges of a backend: a scrape collects every metric in one pass, so
-  // the second gauge asks while the first one's probe is still out, and shares it.
-  const probe = (run: () => Promise<unknown>) => {
-    let out: Promise<number | null> | undefined;
-    return () => {
-      if (!out) {
-        const started = performance.now();
-        out = within(run(), PROBE_MS).then(() => (performance.now() - started) / 1000, () => null);
-        void out.finally(() => { out = undefined; });
-      }
-      return out;
-    };
-  };
+  // One probe per scrape serves both gauges of a backend: its time in seconds, or null without an answer.
+  const probe = (run: () => Promise<unknown>) => onePerScrape(() => {
+    const started = performance.now();
+    return within(run(), PROBE_MS).then(() => (performance.now() - started) / 1000, () => null);
+  });
   const database = probe(() => dataSource.query('SELECT 1'));
   const redisProbe = redis ? probe(() => redis.client.ping()) : () => Promise.resolve(null);
 

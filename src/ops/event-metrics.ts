@@ -1,5 +1,6 @@
 import { Counter, Histogram } from 'prom-client';
 import { LATENCY_BUCKETS, scrapedGauge, type Metrics } from './metrics.js';
+import { onePerScrape } from './one-per-scrape.js';
 
 /** The outbox as this instance reads it: how far behind it is, what it waits for, and what was pruned. */
 export function outboxMetrics(metrics: Metrics, { lag, unsettled }: { lag(): Promise<number>; unsettled(): number }) {
@@ -20,7 +21,7 @@ export function subscriptionMetrics(metrics: Metrics, open: () => number) {
   return () => overflows.inc();
 }
 
-export interface PendingDeliveries {
+interface PendingDeliveries {
   readonly count: number;
   /** When the oldest was made (Unix ms), or null with none waiting. */
   readonly oldestAt: number | null;
@@ -29,15 +30,8 @@ export interface PendingDeliveries {
 /** Webhook deliveries: each attempt's outcome and time, and the queue waiting with the age of its oldest. */
 export function webhookMetrics(metrics: Metrics, pending: () => Promise<PendingDeliveries>, now: () => number) {
   const registers = [metrics.registry];
-  // One query per scrape serves both gauges, as a backend's probe does.
-  let out: Promise<PendingDeliveries> | undefined;
-  const read = () => {
-    if (!out) {
-      out = pending();
-      void out.finally(() => { out = undefined; }).catch(() => undefined);
-    }
-    return out;
-  };
+  // One query per scrape serves both gauges.
+  const read = onePerScrape(pending);
   scrapedGauge(metrics, 'webhook_pending_deliveries', 'Webhook deliveries waiting for an attempt (new ones and retries)', () => read().then((found) => found.count));
   scrapedGauge(metrics, 'webhook_oldest_pending_age_seconds', 'How long the oldest delivery still waiting has waited; 0 with none waiting',
     () => read().then(({ oldestAt }) => (oldestAt === null ? 0 : Math.max(0, (now() - oldestAt) / 1000))));

@@ -12,7 +12,7 @@ import { memoryLimitBytes } from './memory-limit.js';
  * Every metric of ours starts with this (a shared Prometheus holds other services' `http_requests_total`
  * too); Node's process metrics keep their conventional names (`process_*`, `nodejs_*`).
  */
-export const PREFIX = 'animal_store_';
+const PREFIX = 'animal_store_';
 
 /**
  * Past the request deadline (30 s) and the statement deadline (5 s), so a timeout lands in a bucket of
