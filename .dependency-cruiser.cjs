@@ -12,7 +12,7 @@ const LAYERS = [
   ['rest', 'auth'],
   // tracing wraps the steps and surfaces below it at assembly (app) and is started by main: beside ops,
   // the other observer of requests, and never imported by what it observes.
-  ['idempotency', 'streams', 'documents', 'ops', 'reads', 'webhooks', 'tracing', 'websocket', 'admin'],
+  ['idempotency', 'streams', 'documents', 'ops', 'reads', 'cache', 'webhooks', 'tracing', 'websocket', 'admin'],
   ['cli'],
   // The parts createApp builds the service from, in their order (stores first, the request steps last).
   ['assembly'],

@@ -1,6 +1,7 @@
 import { adminListener } from './assembly/admin.js';
 import { startLiveEvents } from './assembly/live-events.js';
 import { requestSteps } from './assembly/request-steps.js';
+import { createCache, responseCacheStep } from './assembly/response-cache.js';
 import { resolverContext } from './assembly/resolver-context.js';
 import { sharedState } from './assembly/shared-state.js';
 import { openStores } from './assembly/stores.js';
@@ -94,8 +95,9 @@ async function assemble(
   // still served; `draining` follows once the listener closes, and refuses what still arrives.
   let leaving = false;
   const metrics = createMetrics({ dataSource: stores.dataSource, redis: stores.redis, replicas: stores.replicas, leaving: () => leaving });
-  const shared = sharedState(config, stores, clock, metrics);
-  const live = await startLiveEvents(config, stores, metrics, clock, closers);
+  const cache = createCache(config, metrics);
+  const shared = sharedState(config, stores, clock, metrics, cache !== undefined);
+  const live = await startLiveEvents(config, stores, metrics, clock, closers, cache);
   const webhooks = startWebhooks(config, stores, live, metrics, clock, closers);
   const cursors = createCursors(await loadSecret(stores.dataSource, 'cursor'));
   const surfaces = await createSurfaces(config, resolverContext(stores, live, webhooks, cursors, clock), metrics, stores, shared, tracing, () => leaving);
@@ -106,6 +108,7 @@ async function assemble(
   const pipeline = createPipeline(requestSteps({
     config, stores, shared, surfaces, webhooks, metrics, deprecatedCalls, tracing, extra: steps, authenticate,
     draining: () => draining,
+    responseCache: responseCacheStep(cache, { live, shared, stores, surfaces, metrics }),
   }));
   const run = tracing ? tracing.requests(pipeline) : pipeline;
   const handle = nodeListener(run, () => leaving);

@@ -44,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: get('LOG_LEVEL'), logFormat: get('LOG_FORMAT'), accessLogSample: get('ACCESS_LOG_SAMPLE'), metricsToken: get('METRICS_TOKEN'),
     admin: adminConfig(get('ADMIN_PORT'), get('ADMIN_HOST'), get('ADMIN_TOKENS'), problems),
     keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'), drainSeconds: get('DRAIN_SECONDS'),
+    responseCacheBytes: get('RESPONSE_CACHE_MB') * 1_048_576,
     rateLimits: {
       anonymousPerMinute: get('ANONYMOUS_PER_MINUTE'),
       banThreshold: get('BAN_THRESHOLD'), banWindowSeconds: get('BAN_WINDOW_SECONDS'), banSeconds: get('BAN_SECONDS'),

@@ -821,6 +821,10 @@ export interface components {
         Location: string;
         /** @description `true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time. */
         "Idempotent-Replayed": "true";
+        /** @description RFC 9110 entity tag of this answer: it changes exactly when the answer does. Send it back in `If-None-Match` to get `304 Not Modified` (no body, no point taken) while the answer is unchanged. */
+        ETag: string;
+        /** @description RFC 9211: how the service's response cache answered a read it may keep: `animal-store; hit`, `animal-store; fwd=miss` (made now, and kept), or `animal-store; fwd=bypass` (made now: this instance could not know its copy current). Absent where the cache is off or the answer is never kept. */
+        "Cache-Status": string;
         /** @description RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next page's cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. Absent on the last page (a feed's follower asks again later, after the last event it read). */
         Link: string;
     };
@@ -838,7 +842,10 @@ export interface operations {
                 /** @description Only animals with this status. Omitted: no filter. */
                 status?: components["schemas"]["PetStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -854,11 +861,28 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -921,7 +945,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the animal. */
                 petId: number;
@@ -941,11 +968,30 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1051,7 +1097,10 @@ export interface operations {
                 /** @description Only orders with this status. Omitted: no filter. */
                 status?: components["schemas"]["OrderStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1067,11 +1116,28 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1135,7 +1201,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the order. */
                 orderId: number;
@@ -1153,11 +1222,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1227,7 +1313,10 @@ export interface operations {
                 /** @description Only events of this type. Omitted: every type. */
                 type?: "pet.created" | "pet.updated" | "pet.deleted" | "order.created" | "order.updated";
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1243,11 +1332,28 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1263,7 +1369,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1278,11 +1387,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1344,7 +1470,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the endpoint. */
                 endpointId: number;
@@ -1362,11 +1491,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1510,7 +1656,10 @@ export interface operations {
                 /** @description The maximum number of deliveries returned: 1 to 100. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The identifier of the endpoint. */
                 endpointId: number;
@@ -1528,11 +1677,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
@@ -1594,7 +1760,10 @@ export interface operations {
     getRateLimit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without a body, and takes no point from the key's limits. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1609,11 +1778,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimit"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose `ETag` the request's `If-None-Match` named. No body; no point taken (the rate-limit headers show the windows as they stand). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];

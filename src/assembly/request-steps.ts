@@ -1,4 +1,5 @@
 import { recheckEvery, type createAuthenticator } from '../auth/authenticate.js';
+import { isConditionalRead } from '../cache/validators.js';
 import { hasKey, useIdentify, useRequireKey } from '../auth/use-auth.js';
 import { useScopes } from '../auth/use-scopes.js';
 import type { Config } from '../config.js';
@@ -22,6 +23,7 @@ import { useReadYourWrites } from '../reads/use-read-your-writes.js';
 import { REST_BASE } from '../rest/routes.js';
 import { useStreams } from '../streams/use-streams.js';
 import type { Tracing } from '../tracing/start.js';
+import { CACHE_FRESH_MS } from './response-cache.js';
 import type { SharedState } from './shared-state.js';
 import type { Stores } from './stores.js';
 import type { Surfaces } from './surfaces.js';
@@ -38,12 +40,16 @@ export interface StepParts {
   readonly deprecatedCalls: DeprecatedCallLog;
   readonly draining: () => boolean;
   readonly tracing?: Tracing;
-  /** Steps added just before the surfaces, inside the error boundary (tests). */
+  /** Validators, 304s and the response cache (assembly/response-cache.ts). */
+  readonly responseCache: Step;
+  /** Steps added just before the response cache and the surfaces, inside the error boundary (tests). */
   readonly extra: readonly Step[];
 }
 
 /** The request pipeline, in order; the response hooks run in the reverse order. */
-export function requestSteps({ config, stores, shared, surfaces, webhooks, metrics, authenticate, deprecatedCalls, draining, tracing, extra }: StepParts): Step[] {
+export function requestSteps({
+  config, stores, shared, surfaces, webhooks, metrics, authenticate, deprecatedCalls, draining, tracing, responseCache, extra,
+}: StepParts): Step[] {
   const { rest, graphql, uses, router } = surfaces;
   // With traces on, the steps that wait (on the key table, Redis, the idempotency records) get a span each.
   const traced = tracing ? tracing.step : (step: Step) => step;
@@ -59,10 +65,11 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
     graphql.operationStep,
-    traced(useRateLimit(shared.limits, config.rateLimits, shared.writes?.key), 'limits'),
+    // A conditional read's points wait for its answer: a 304 costs none.
+    traced(useRateLimit(shared.limits, config.rateLimits, shared.writes?.key, isConditionalRead), 'limits'),
     usePublicEndpoints('page'),
     useRequireKey((reason) => metrics.authFailures.inc({ reason })),
-    ...(stores.replicas && shared.writes ? [useReadYourWrites(stores.statements, stores.replicas, shared.writes)] : []),
+    ...(shared.writes ? [useReadYourWrites(shared.writes, stores.replicas && { sql: stores.statements, replicas: stores.replicas }, CACHE_FRESH_MS + 100)] : []),
     useRejection(),
     useScopes(({ endpoint, graphql: call }) =>
       rest.useOf(endpoint) ?? (call && combinedUse(call.operations.map(({ document, params }) => uses.ofOperation(document, params.operationName))))),
@@ -79,5 +86,7 @@ export function requestSteps({ config, stores, shared, surfaces, webhooks, metri
     // A replay reads a webhook's secret back from its endpoint, the one place it is kept.
     traced(useIdempotency(shared.idempotency, (home) => webhooks.endpoints.secretOf(home.id), config.http.requestTimeoutSeconds * 1000, (outcome) => metrics.idempotency.inc({ outcome })), 'idempotency'),
     ...extra,
+    // Last before the surface: a hit is answered as the surface would answer, after every other step ran.
+    responseCache,
   ];
 }

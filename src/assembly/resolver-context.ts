@@ -1,3 +1,4 @@
+import { RecordedOrders, RecordedPets } from '../cache/recorded-stores.js';
 import type { Clock } from '../clock.js';
 import { fenced } from '../db/fence.js';
 import type { Cursors } from '../domain/cursor.js';
@@ -13,7 +14,8 @@ import type { Webhooks } from './webhooks.js';
 /**
  * One resolver context per request, on both surfaces; what it reads of the request is set by then. With
  * read replicas, a key's request has a session of its own (reads as of its last write), and stores on it;
- * a request holding an Idempotency-Key fences each of its writes, so a retry never writes twice.
+ * a request holding an Idempotency-Key fences each of its writes, so a retry never writes twice; with the
+ * response cache on, its stores note what it reads and whether it writes.
  */
 export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webhooks, cursors: Cursors, clock: Clock) {
   const { statements, petsOn, ordersOn, pets, orders } = stores;
@@ -21,8 +23,10 @@ export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webh
   return (request: ServerContext): Context => {
     const held = request.idempotency;
     const sql = held ? fenced(request.session ?? statements, held.id, () => clock.now()) : request.session;
-    const p = sql ? petsOn(sql) : pets;
-    const o = sql ? ordersOn(sql) : orders;
+    const { recording } = request;
+    // With the response cache on, what the resolvers read and write is noted: what the answer depends on.
+    const p = recording ? new RecordedPets(sql ? petsOn(sql) : pets, recording) : sql ? petsOn(sql) : pets;
+    const o = recording ? new RecordedOrders(sql ? ordersOn(sql) : orders, recording) : sql ? ordersOn(sql) : orders;
     const key = request.caller?.kind === 'key' ? request.caller.key : undefined;
     return {
       pets: p, orders: o, events: streams, feed, webhooks: webhooks.admin, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,

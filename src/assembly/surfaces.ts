@@ -29,6 +29,7 @@ export async function createSurfaces(
   tracing: Tracing | undefined, leaving: () => boolean,
 ) {
   const uses = fieldUses(schema);
+  const executed = operationObserver(metrics);
   const rest = await createRest(schema, context, config.operationLimits, uses, tracing?.execute);
   const graphql = createGraphQL(schema, context, config.operationLimits, {
     manifestFile: config.persistedDocuments.manifestFile,
@@ -36,7 +37,7 @@ export async function createSurfaces(
     // A key's own setting (`keys create --documents`) over the service's.
     modeOf: ({ caller }) => (caller?.kind === 'key' && caller.key.documents) || config.persistedDocuments.mode,
   }, {
-    executed: operationObserver(metrics),
+    executed,
     plugins: tracing ? [tracing.graphql] : [],
     direct: tracing && { execute: tracing.execute, remembered: tracing.rememberedValidation },
     observeChecks: tracing?.checks,
@@ -57,7 +58,7 @@ export async function createSurfaces(
       ...restDocs(REST_BASE),
     },
   });
-  return { rest, graphql, uses, router };
+  return { rest, graphql, uses, router, executed };
 }
 
 export type Surfaces = Awaited<ReturnType<typeof createSurfaces>>;

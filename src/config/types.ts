@@ -38,6 +38,8 @@ export interface Config {
   readonly memoryTrimSeconds: number;
   /** After SIGTERM: seconds of serving with readiness failing before the listener closes (the drain window). */
   readonly drainSeconds: number;
+  /** Memory for the response cache (cache/); 0: off. */
+  readonly responseCacheBytes: number;
   readonly rateLimits: RateLimitsConfig;
   /** Origins browsers may call from; '*' for any. */
   readonly corsOrigins: readonly string[];

@@ -147,5 +147,29 @@ export function outboxReads(dataSource: DataSource) {
     page: (query: PageQuery) => bounded(dataSource, () => eventPage(sql, query, sql.dialect)),
     read: (after: number, limit: number) => bounded(dataSource, () => readEvents(sql, after, limit)),
     last: () => bounded(dataSource, () => lastEventId(sql)),
+    position: () => bounded(dataSource, () => primaryPosition(sql)),
   };
+}
+
+/** MariaDB's, then MySQL's: what the primary has written so far, in the form a replica waits for. */
+const POSITION_QUERIES = ['SELECT @@global.gtid_binlog_pos AS position', 'SELECT @@global.gtid_executed AS position'];
+let positionQuery = 0;
+
+/**
+ * The primary's position now (positions.ts): a replica that has applied it has every transaction
+ * committed before this was asked. Undefined where the server keeps no GTIDs.
+ */
+export async function primaryPosition(sql: Statements): Promise<string | undefined> {
+  try {
+    const [row] = await sql.all(POSITION_QUERIES[positionQuery]!, []);
+    const position = row?.position == null ? '' : String(row.position).replace(/\s+/g, '');
+    return position || undefined;
+  } catch (error) {
+    // The other server's variable: ask the other way from now on.
+    if (positionQuery === 0 && (error as { errno?: number }).errno === 1193) {
+      positionQuery = 1;
+      return primaryPosition(sql);
+    }
+    throw error;
+  }
 }

@@ -6,6 +6,8 @@ import { oneAtATime } from '../one-at-a-time.js';
 export interface OutboxSource<E extends { readonly id: number }> {
   read(after: number, limit: number): Promise<E[]>;
   last(): Promise<number>;
+  /** The primary's position, asked after a read (the response cache's misses wait for it on a replica). */
+  position?(): Promise<string | undefined>;
 }
 
 /** Events read per query; a full page is followed by the next at once. */
@@ -22,17 +24,26 @@ const PAGE = 500;
 export function createOutboxReader<E extends { readonly id: number }>(options: {
   readonly source: OutboxSource<E>;
   readonly deliver: (event: E) => void;
+  /** Hears every event as it is read, before the order is settled (a lower id may still come): the response cache. */
+  readonly read?: (event: E) => void;
   readonly horizonMs: number;
   readonly clock: Clock;
 }) {
-  const { source, deliver, horizonMs, clock } = options;
+  const { source, deliver, read: heard = () => undefined, horizonMs, clock } = options;
   let floor: number | undefined;
   /** The last read failed (the database is out of reach or too slow): the position may be behind. */
   let failing = false;
+  /** When the last read that reached the newest event started: every event committed before then has been read. */
+  let readAsOf: number | undefined;
+  /** The highest id read, settled or not. */
+  let newest = 0;
+  /** The primary's position once the last read was done: a replica that has it has every event read so far. */
+  let readPosition: string | undefined;
   /** Read, above an id still missing. */
   const held = new Map<number, E>();
   const missingSince = new Map<number, number>();
   async function readOnce(): Promise<void> {
+    const started = clock.now();
     floor ??= await source.last();
     // From the floor each time (a late lower id shows up there), page after page up to the newest.
     for (let from = floor; ;) {
@@ -40,6 +51,10 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
       let top = floor;
       for (const event of events) {
         top = Math.max(top, event.id);
+        newest = Math.max(newest, event.id);
+        // An event heard since the position was asked: the position no longer covers what was heard.
+        readPosition = undefined;
+        heard(event);
         held.set(event.id, event);
         missingSince.delete(event.id);
       }
@@ -59,6 +74,8 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
       }
       if (events.length < PAGE) {
         failing = false;
+        readAsOf = started;
+        if (source.position) readPosition = await source.position();
         return;
       }
       from = Math.max(floor, events.at(-1)!.id);
@@ -73,6 +90,12 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
     }),
     /** Whether the last read failed: what it waited for is not known to be settled. */
     get failing(): boolean { return failing; },
+    /** The highest id read (a lower one may still be missing); the floor when none was read above it. */
+    get newest(): number { return Math.max(newest, floor ?? 0); },
+    /** The primary's position after the last read: a replica that has applied it has every event read (when the source tells it). */
+    get readPosition(): string | undefined { return readPosition; },
+    /** When the last complete read started (the clock's ms): nothing committed before it is unread. */
+    get readAsOf(): number | undefined { return readAsOf; },
     /** The highest id up to which every event has been handed on (or given up on). */
     get position(): number | undefined { return floor; },
     /** Ids above the position that are still awaited. */

@@ -10,6 +10,13 @@ import { withWarnings } from './warnings.js';
 
 type Enveloped = ReturnType<YogaServer<ServerContext, object>['getEnveloped']>;
 
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** Set by the direct lane: its answer had no errors (one with errors carries its request's id). */
+    answeredWithoutErrors?: boolean;
+  }
+}
+
 /** yoga's result processors build their answer with this: ours, written with one writeHead and one end. */
 const plainFetch = { Response } as unknown as Parameters<typeof processRegularResult>[1];
 
@@ -78,7 +85,11 @@ export function directExecution({ enveloped, context, jit, executed, observe }: 
     const args: ExecutionArgs = {
       schema, document, contextValue: serverContext, variableValues: params.variables, operationName: params.operationName,
     };
-    const answer = (result: ExecutionResult) => processRegularResult(
+    const answer = (result: ExecutionResult) => {
+      serverContext.answeredWithoutErrors = !result.errors?.length;
+      return answerOf(result);
+    };
+    const answerOf = (result: ExecutionResult) => processRegularResult(
       codedResult(withWarnings(result, serverContext.warnings), serverContext.requestId), plainFetch, responseMediaType(accept),
     ) as Response;
     const done = executed(args);

@@ -16,6 +16,11 @@ declare module '../pipeline/context.js' {
     lastWrite?: string | null;
     /** Why the request was refused with 429, for the metrics. */
     refusal?: 'RATE_LIMITED' | 'API_KEY_BANNED';
+    /**
+     * A conditional read's points, not yet taken: its answer decides (a 304 costs none). `affordable`:
+     * whether the windows held them when the request was looked at; `take` takes them (a 429 if they are gone).
+     */
+    deferredCost?: { readonly affordable: boolean; take(): Promise<void> };
   }
 }
 
@@ -31,7 +36,11 @@ interface KeyLimits {
  * client's address (so 401s are limited too: guessing keys is slow). An operation that needs more
  * points than remain is refused whole. Every response carries the headers.
  */
-export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWriteKey?: (subjectId: string) => string): Step {
+export function useRateLimit(
+  limits: Limits, config: RateLimitsConfig, lastWriteKey?: (subjectId: string) => string,
+  /** A request whose points wait for its answer (a conditional read: a 304 costs none); it is looked at for nothing first. */
+  defers: (request: Request, serverContext: ServerContext) => boolean = () => false,
+): Step {
   // The subject's id is a hash tag: its ban, its windows and its refusals hash to one Cluster slot, so
   // the one script call that takes them is allowed there (Redis refuses a script across slots).
   const keySubject = (key: KeyLimits): Subject => {
@@ -63,20 +72,39 @@ export function useRateLimit(limits: Limits, config: RateLimitsConfig, lastWrite
     return subject;
   };
 
+  /** Takes `cost` points (none: only looks) and tells the request what the windows say, or refuses it. */
+  async function count(serverContext: ServerContext, subject: Subject, cost: number): Promise<void> {
+    const verdict = await limits.check(subject, cost);
+    serverContext.rateLimitHeaders = verdict.headers;
+    if (verdict.allowed) {
+      serverContext.counted = { at: verdict.at, windows: verdict.windows };
+      serverContext.lastWrite = verdict.read;
+      return;
+    }
+    serverContext.refusal = verdict.code;
+    // Retry-After and the rest travel with every response of the request (onResponse).
+    throw appError(verdict.code, verdict.message, { problem: { 'violated-policies': verdict.policies } });
+  }
+
   return {
-    async onRequest({ serverContext }) {
+    async onRequest({ request, serverContext }) {
       // A request without a key is never executed: it costs one point, whatever it asks for.
-      const cost = serverContext.caller?.kind === 'key' ? serverContext.cost : 1;
-      const verdict = await limits.check(subjectOf(serverContext), cost);
-      serverContext.rateLimitHeaders = verdict.headers;
-      if (verdict.allowed) {
-        serverContext.counted = { at: verdict.at, windows: verdict.windows };
-        serverContext.lastWrite = verdict.read;
-        return;
-      }
-      serverContext.refusal = verdict.code;
-      // Retry-After and the rest travel with every response of the request (onResponse).
-      throw appError(verdict.code, verdict.message, { problem: { 'violated-policies': verdict.policies } });
+      const keyed = serverContext.caller?.kind === 'key';
+      const cost = keyed ? serverContext.cost : 1;
+      const subject = subjectOf(serverContext);
+      if (!keyed || cost === 0 || !defers(request, serverContext)) return count(serverContext, subject, cost);
+      // Looked at for nothing (a ban still refuses); the points are taken once the answer is known to be more than a 304.
+      await count(serverContext, subject, 0);
+      const remaining = Math.min(...(serverContext.counted?.windows.map((w) => w.remaining) ?? [0]));
+      let taken = false;
+      serverContext.deferredCost = {
+        affordable: remaining >= cost,
+        take: () => {
+          if (taken) return Promise.resolve();
+          taken = true;
+          return count(serverContext, subject, cost);
+        },
+      };
     },
     onResponse({ serverContext, response }) {
       for (const [name, value] of Object.entries(serverContext.rateLimitHeaders ?? {})) response.headers.set(name, value);

@@ -28,6 +28,8 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 
 /** What useIdempotency reports (its IdempotencyOutcome), each counted from 0. */
 const IDEMPOTENCY_OUTCOMES = ['first', 'replayed', 'reused', 'in_progress'];
+/** How the response cache answered a cacheable read (cache/use-response-cache.ts), and the 304s of every read. */
+const CACHE_OUTCOMES = ['hit', 'miss', 'bypass', 'not_modified'];
 
 export interface MetricSources {
   readonly dataSource: DataSource;
@@ -109,11 +111,19 @@ export function createMetrics({ dataSource, redis, replicas, leaving }: MetricSo
       name: name('idempotency_requests_total'),
       help: 'Requests with an Idempotency-Key by outcome (first, replayed, reused: 422, in_progress: 409)', labelNames: ['outcome'], registers,
     }),
+    responseCache: new Counter({
+      name: name('response_cache_requests_total'),
+      help: 'Cacheable reads by how the response cache answered (hit, miss, bypass: it could not know the entry current), and every 304 (not_modified)',
+      labelNames: ['outcome'], registers,
+    }),
+    cacheEvictions: new Counter({ name: name('response_cache_evictions_total'), help: 'Cached answers pushed out to stay within RESPONSE_CACHE_MB', registers }),
+    cacheInvalidations: new Counter({ name: name('response_cache_invalidations_total'), help: 'Cached answers dropped because a record they read changed', registers }),
   };
   // Each known reason and outcome starts at 0, so a rate() or an increase() of it is 0 rather than empty.
   for (const reason of ['RATE_LIMITED', 'API_KEY_BANNED']) counters.refusals.inc({ reason }, 0);
   for (const reason of NO_KEY_REASONS) counters.authFailures.inc({ reason }, 0);
   for (const outcome of IDEMPOTENCY_OUTCOMES) counters.idempotency.inc({ outcome }, 0);
+  for (const outcome of CACHE_OUTCOMES) counters.responseCache.inc({ outcome }, 0);
   return { registry, name, inFlight, ...counters, ...backendMetrics({ dataSource, redis, replicas }, registers, name) };
 }
 

@@ -16,6 +16,8 @@ export interface ResponseStepPayload {
   readonly request: Request;
   readonly response: Response;
   readonly serverContext: ServerContext;
+  /** Answers with another response instead (a 304 for a full answer): the hooks after this one see it. */
+  replaceResponse(response: Response): void;
 }
 
 /**
@@ -106,7 +108,9 @@ export function createPipeline(steps: readonly Step[]): Handler {
       }
     }
     // One payload for every response hook, its response the latest: each hook is done before the next runs.
-    const answered = { request, response, serverContext };
+    const answered: { request: Request; response: Response; serverContext: ServerContext; replaceResponse(next: Response): void } = {
+      request, response, serverContext, replaceResponse(next) { answered.response = next; },
+    };
     for (const hook of responseHooks) {
       try {
         const pending = hook(answered);

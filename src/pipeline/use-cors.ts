@@ -1,9 +1,13 @@
 import type { Step } from './pipeline.js';
 import { Response } from './response.js';
 
-/** What browser code may read from our responses: the limits, the retry hint, the lifecycle and the id. */
-export const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'];
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key, Last-Event-ID';
+/** What browser code may read from our responses: the limits, the retry hint, the lifecycle, the id and the validators. */
+export const EXPOSED = [
+  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'X-Request-Id', 'Location', 'Link',
+  'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed', 'ETag', 'Cache-Status',
+];
+/** If-None-Match: a frontend that keeps answers itself asks with their ETag (the browser's own cache needs no preflight). */
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key, Last-Event-ID, If-None-Match';
 
 /**
  * CORS for the origins in CORS_ORIGINS. Keys travel in the Authorization header, never in cookies, so

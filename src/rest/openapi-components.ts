@@ -73,6 +73,18 @@ export function components(): OpenAPIV3.ComponentsObject {
       description: '`true` on a response given again to a retry with the same `Idempotency-Key` and body: nothing was created this time.',
       schema: { type: 'string', enum: ['true'] },
     },
+    ETag: {
+      description: 'RFC 9110 entity tag of this answer: it changes exactly when the answer does. Send it back in `If-None-Match` '
+        + 'to get `304 Not Modified` (no body, no point taken) while the answer is unchanged.',
+      required: true,
+      schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+    },
+    'Cache-Status': {
+      description: 'RFC 9211: how the service\'s response cache answered a read it may keep: `animal-store; hit`, `animal-store; fwd=miss` '
+        + '(made now, and kept), or `animal-store; fwd=bypass` (made now: this instance could not know its copy current). '
+        + 'Absent where the cache is off or the answer is never kept.',
+      schema: { type: 'string', pattern: '^animal-store; (hit|fwd=miss|fwd=bypass)$' },
+    },
     Link: {
       description: 'RFC 8288: `</v1/...?limit=20&cursor=...>; rel="next"` when a next page may follow: the same request with the next '
         + 'page\'s cursor (keyset pages: a page deep in the list costs what the first costs), or, for the event feed, its `after`. '

@@ -89,10 +89,29 @@ function completeOperation(operation: Operation, routed: RoutedField, use: Field
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     }];
   }
+  const read = route.method === 'GET';
+  if (read) {
+    operation.parameters = [...(operation.parameters ?? []), {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without '
+        + 'a body, and takes no point from the key\'s limits.',
+      schema: { type: 'string', minLength: 1 },
+    }];
+  }
+  const validators: Record<string, OpenAPIV3.ReferenceObject> = read ? { ETag: ref('headers', 'ETag'), 'Cache-Status': ref('headers', 'Cache-Status') } : {};
   operation.responses = {
     [status]: route.noContent
       ? { description: 'Done; no content.', headers }
-      : { ...success, description: SUCCESS[status] ?? 'OK', headers },
+      : { ...success, description: SUCCESS[status] ?? 'OK', headers: { ...headers, ...validators } },
+    ...(read ? {
+      304: {
+        description: 'Not Modified: the answer is still the one whose `ETag` the request\'s `If-None-Match` named. No body; no point taken '
+          + '(the rate-limit headers show the windows as they stand).',
+        headers: { ...RATE_LIMIT_HEADERS, ...lifecycleHeaders, ...validators },
+      },
+    } : {}),
     ...Object.fromEntries(errorStatuses(routed, use).map((s) => [s, ref('responses', ERRORS[s]![0])])),
   };
 }

@@ -44,6 +44,14 @@ export const valueRules = (rules: ValueRules) => ({ valueRules: rules });
 export const valueRulesOf = (extensions: Readonly<Record<string, unknown>> | null | undefined) =>
   extensions?.valueRules as ValueRules | undefined;
 
+/**
+ * A root field whose answer depends only on the records it reads through the stores (and on the key's
+ * scopes): the response cache may keep it, and drops it when one of those records changes.
+ */
+export const CACHEABLE = { cacheable: true } as const;
+
+export const isCacheable = (extensions: Readonly<Record<string, unknown>> | null | undefined) => extensions?.cacheable === true;
+
 export const isGraphQLOnly = (extensions: Readonly<Record<string, unknown>> | null | undefined) => Boolean(extensions?.graphqlOnly);
 
 /**

@@ -3,7 +3,7 @@ import type { PageOf } from '../domain/cursor.js';
 import { PAGE_SIZE, pageSize } from '../domain/ids.js';
 import { builder, type Context } from './builder.js';
 import type { Scope } from '../domain/scopes.js';
-import { GRAPHQL_ONLY, listSize, needs } from './extensions.js';
+import { CACHEABLE, GRAPHQL_ONLY, listSize, needs } from './extensions.js';
 
 /** The `limit` argument of every list, as both surfaces document it. */
 export const limitArgument = (what: string) => ({
@@ -95,7 +95,7 @@ export function connectionField<T extends { id: number }, S extends string>(opti
   builder.queryField(options.field, (t) => t.field({
     type: ConnectionType,
     description: `Pages of ${options.what} in id order, with cursors: the same pages and cursors as the list.`,
-    extensions: { ...GRAPHQL_ONLY, ...needs(options.scope), ...listSize({ slicingArgument: 'first', assumedSize: PAGE_SIZE.max, sizedFields: ['edges'] }) },
+    extensions: { ...GRAPHQL_ONLY, ...CACHEABLE, ...needs(options.scope), ...listSize({ slicingArgument: 'first', assumedSize: PAGE_SIZE.max, sizedFields: ['edges'] }) },
     args: {
       first: t.arg.int({ defaultValue: PAGE_SIZE.default, description: `Records per page: ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.` }),
       after: t.arg({ type: 'Cursor', description: CURSOR_DESCRIPTION }),

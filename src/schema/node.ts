@@ -5,7 +5,7 @@ import { petNotFound } from '../domain/pet.js';
 import type { Scope } from '../domain/scopes.js';
 import { appError } from '../errors.js';
 import { builder, type Context } from './builder.js';
-import { GRAPHQL_ONLY, listSize } from './extensions.js';
+import { CACHEABLE, GRAPHQL_ONLY, listSize } from './extensions.js';
 import { NodeRef, typedNode, type TypedNode } from './node-interface.js';
 import { ownerOf } from './webhook-types.js';
 
@@ -48,7 +48,7 @@ builder.queryField('node', (t) => t.field({
   type: NodeRef,
   nullable: true,
   description: `Fetch any record by its global id (its \`nodeId\`), as Relay refetches. ${RULES}`,
-  extensions: GRAPHQL_ONLY,
+  extensions: { ...GRAPHQL_ONLY, ...CACHEABLE },
   args: { id: t.arg.id({ required: true, description: 'A global id, as a `nodeId` field gave it.' }) },
   resolve: (_root, { id }, context) => fetchNode(context, String(id), 'id', 'node'),
 }));
@@ -58,7 +58,7 @@ builder.queryField('nodes', (t) => t.field({
   nullable: { list: false, items: true },
   description: `Fetch records by their global ids, at most ${PAGE_SIZE.max}, in the order given, in one batch per type. ${RULES} `
     + 'A record that cannot be read is null at its place, with its error.',
-  extensions: { ...GRAPHQL_ONLY, ...listSize({ slicingArgument: 'ids', assumedSize: PAGE_SIZE.max }) },
+  extensions: { ...GRAPHQL_ONLY, ...CACHEABLE, ...listSize({ slicingArgument: 'ids', assumedSize: PAGE_SIZE.max }) },
   args: { ids: t.arg.idList({ required: true, description: `Global ids, as \`nodeId\` fields gave them: at most ${PAGE_SIZE.max}.` }) },
   resolve: (_root, { ids }, context) => {
     if (ids.length > PAGE_SIZE.max) throw appError('BAD_REQUEST', `"ids" may hold at most ${PAGE_SIZE.max} global ids, got ${ids.length}`);

@@ -1,7 +1,7 @@
 import { orderNotFound, type OrderRecord, type OrderStatus } from '../domain/order.js';
 import type { OrderChange as Changed } from '../domain/stores.js';
 import { builder, type Context } from './builder.js';
-import { GRAPHQL_ONLY, needs } from './extensions.js';
+import { CACHEABLE, GRAPHQL_ONLY, needs } from './extensions.js';
 import { NodeRef } from './node-interface.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
@@ -46,7 +46,7 @@ builder.queryField('orders', (t) =>
   t.field({
     type: [Order],
     description: 'List orders in ascending `id` order, optionally filtered by status.',
-    extensions: { ...needs('orders:read'), ...PAGED_BY_LIMIT },
+    extensions: { ...needs('orders:read'), ...PAGED_BY_LIMIT, ...CACHEABLE },
     args: {
       limit: t.arg.int(limitArgument('orders')),
       status: t.arg({ type: OrderStatusEnum, description: 'Only orders with this status. Omitted: no filter.' }),
@@ -66,7 +66,7 @@ builder.queryField('order', (t) =>
     type: Order,
     nullable: true,
     description: 'Fetch one order by its identifier.',
-    extensions: needs('orders:read'),
+    extensions: { ...needs('orders:read'), ...CACHEABLE },
     args: { orderId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the order.' }) },
     resolve: async (_root, { orderId }, { orders }) => {
       const order = await orders.get(orderId);

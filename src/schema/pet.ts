@@ -1,6 +1,6 @@
 import { checkName, checkPetChange, NAME_MAX_CHARACTERS, NAME_RULES, petNotFound, type NewPetInput, type PetRecord, type PetStatus } from '../domain/pet.js';
 import { builder } from './builder.js';
-import { GRAPHQL_ONLY, listSize, needs, valueRules, type FieldLifecycle } from './extensions.js';
+import { CACHEABLE, GRAPHQL_ONLY, listSize, needs, valueRules, type FieldLifecycle } from './extensions.js';
 import { NodeRef } from './node-interface.js';
 import { connectionField, CURSOR_DESCRIPTION, limitArgument, listResolver, PAGED_BY_LIMIT, type PageFetch } from './lists.js';
 import { Order, Pet } from './refs.js';
@@ -43,7 +43,7 @@ builder.queryField('pets', (t) =>
   t.field({
     type: [Pet],
     description: 'List animals in ascending `id` order, optionally filtered by availability status.',
-    extensions: { ...needs('pets:read'), ...PAGED_BY_LIMIT },
+    extensions: { ...needs('pets:read'), ...PAGED_BY_LIMIT, ...CACHEABLE },
     args: {
       limit: t.arg.int(limitArgument('animals')),
       status: t.arg({ type: PetStatusEnum, description: 'Only animals with this status. Omitted: no filter.' }),
@@ -66,7 +66,7 @@ builder.queryField('pet', (t) =>
     deprecationReason: 'Use `pets` with a `status` filter instead. This field will be removed on 2030-12-05.',
     extensions: {
       lifecycle: { deprecatedAt: '2026-11-21T00:00:00Z', sunsetAt: '2030-12-05T00:00:00Z' } satisfies FieldLifecycle,
-      ...needs('pets:read'),
+      ...needs('pets:read'), ...CACHEABLE,
     },
     args: {
       petId: t.arg({ type: 'SafeInt', required: true, description: 'The identifier of the animal.' }),

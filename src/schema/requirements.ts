@@ -1,9 +1,9 @@
 import {
-  getNamedType, getOperationAST, isInterfaceType, isObjectType, Kind,
+  getNamedType, getOperationAST, isInterfaceType, isObjectType, Kind, OperationTypeNode,
   type DocumentNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLFieldMap, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import type { Scope } from '../domain/scopes.js';
-import { isGraphQLOnly, lifecycleOf, scopesOf, type FieldLifecycle } from './extensions.js';
+import { isCacheable, isGraphQLOnly, lifecycleOf, scopesOf, type FieldLifecycle } from './extensions.js';
 
 /** A deprecated field a call selects, with what its clients are told. */
 export interface DeprecatedUse {
@@ -20,6 +20,8 @@ export interface FieldUse {
   readonly deprecated: readonly DeprecatedUse[];
   /** The lifecycle of the deprecated field that goes first: the one the Deprecation and Sunset headers tell. */
   readonly firstSunset?: FieldLifecycle;
+  /** A query whose every root field is cacheable (extensions.ts): the response cache may keep its answer. */
+  readonly cacheable: boolean;
 }
 
 const fieldsOf = (type: GraphQLNamedType | undefined | null): GraphQLFieldMap<unknown, unknown> | undefined =>
@@ -36,11 +38,11 @@ class Collector {
     if (field.deprecationReason && lifecycle) this.deprecated.set(coordinate, { field: coordinate, reason: field.deprecationReason, lifecycle });
   }
 
-  done(): FieldUse {
+  done(cacheable: boolean): FieldUse {
     const deprecated = [...this.deprecated.values()];
     const first = deprecated.reduce<DeprecatedUse | undefined>(
       (a, b) => (a && Date.parse(a.lifecycle.sunsetAt) <= Date.parse(b.lifecycle.sunsetAt) ? a : b), undefined);
-    return { scopes: this.scopes, deprecated, ...(first ? { firstSunset: first.lifecycle } : {}) };
+    return { scopes: this.scopes, deprecated, ...(first ? { firstSunset: first.lifecycle } : {}), cacheable };
   }
 }
 
@@ -68,26 +70,29 @@ export function fieldUses(schema: GraphQLSchema) {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     const spread = new Set<string>();
-    const walk = (set: SelectionSetNode, type: GraphQLNamedType | undefined | null) => {
+    // A query is cacheable while every field at its root is (through its root fragments); __typename is.
+    let cacheable = operation?.operation === OperationTypeNode.QUERY;
+    const walk = (set: SelectionSetNode, type: GraphQLNamedType | undefined | null, root: boolean) => {
       const fields = fieldsOf(type);
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
           // Unknown fields (and __typename, __schema) are validation's to answer, and need nothing.
           const field = fields?.[selection.name.value];
+          if (root && selection.name.value !== '__typename' && !isCacheable(field?.extensions)) cacheable = false;
           if (!field) continue;
           collector.add(type!.name, field);
-          if (selection.selectionSet) walk(selection.selectionSet, getNamedType(field.type));
+          if (selection.selectionSet) walk(selection.selectionSet, getNamedType(field.type), false);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          walk(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type);
+          walk(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type, root);
         } else if (!spread.has(selection.name.value)) {
           spread.add(selection.name.value);
           const fragment = fragments.get(selection.name.value);
-          if (fragment) walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
+          if (fragment) walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), root);
         }
       }
     };
-    if (operation) walk(operation.selectionSet, schema.getRootType(operation.operation));
-    const use = collector.done();
+    if (operation) walk(operation.selectionSet, schema.getRootType(operation.operation), true);
+    const use = collector.done(cacheable);
     byName.set(operationName ?? '', use);
     return use;
   }
@@ -106,7 +111,7 @@ export function fieldUses(schema: GraphQLSchema) {
       }
     };
     walk(getNamedType(field.type));
-    return collector.done();
+    return collector.done(isCacheable(field.extensions));
   }
 
   return { ofOperation, ofRoute };
@@ -122,5 +127,5 @@ export function combinedUse(uses: readonly FieldUse[]): FieldUse {
     for (const [scope, field] of use.scopes) if (!collector.scopes.has(scope)) collector.scopes.set(scope, field);
     for (const deprecated of use.deprecated) collector.deprecated.set(deprecated.field, deprecated);
   }
-  return collector.done();
+  return collector.done(false);
 }

@@ -70,6 +70,8 @@ export const SETTINGS = {
     'After SIGTERM, how long the instance goes on serving with `/readyz` failing (`503`, `draining`) and every answer closing its connection, so that load balancers and Kubernetes take it out before its listener closes; a second SIGTERM or SIGINT ends the window. `0`: close at once'),
   MEMORY_TRIM_SECONDS: integer('server', 0, 0, 3_600,
     'How often the process looks at its CPU and requests: the first look that finds it quiet (under 5% of a core, at most a request a second) after a busy one gives the heap\'s free pages back to the system (one full collection of 100-300 ms; needs the launch\'s `--expose-gc`). It costs speed: after each trim the heap grows back through extra collections (list20 served 25-45% fewer requests in rounds that followed one). `0`: never'),
+  RESPONSE_CACHE_MB: integer('server', 32, 0, 4_096,
+    'Memory each instance gives its response cache: the answers of the record reads (pet and order lists and records, REST and GraphQL) kept until a change to a record they read comes through the outbox; least recently used out first. A key always reads its own writes; another key\'s write shows within 1 s. `0`: off (answers still carry validators, and a 304 still costs no point)'),
   ADMIN_PORT: {
     section: 'admin', shown: 'none', takes: '0 to 65,535',
     meaning: 'The port of the admin API (keys, their usage, the audit log), apart from the API\'s; `0`: any free port. Unset: no admin API. Needs ADMIN_TOKENS',

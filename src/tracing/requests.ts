@@ -7,6 +7,8 @@ import type { Handler } from '../pipeline/pipeline.js';
 
 /** The calling key's number, never the key: which client a trace is about (its row in api_keys). */
 export const ATTR_KEY_ID = 'animal_store.key_id';
+/** How the response cache answered a cacheable read (`hit`, `miss`, `bypass`): a hit's trace has no execution in it. */
+export const ATTR_CACHE = 'animal_store.cache';
 
 /** Methods outside HTTP's own are one value, as the conventions ask: a client cannot mint span names. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
@@ -17,7 +19,7 @@ const fetchHeaders: TextMapGetter<Headers> = {
 };
 
 /** What only the pipeline knows once it has run: the route (resolved first), the caller, the status. */
-function describe(span: Span, method: string, { route, pathname, caller }: ServerContext, status: number): void {
+function describe(span: Span, method: string, { route, pathname, caller, cached }: ServerContext, status: number): void {
   const matched = route && route.label !== 'unmatched';
   if (matched) {
     span.updateName(`${method} ${route.label}`);
@@ -26,6 +28,7 @@ function describe(span: Span, method: string, { route, pathname, caller }: Serve
   span.setAttribute(ATTR_URL_PATH, pathname);
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
   if (caller?.kind === 'key') span.setAttribute(ATTR_KEY_ID, caller.key.id);
+  if (cached) span.setAttribute(ATTR_CACHE, cached.outcome);
   if (status >= 500) {
     span.setAttribute(ATTR_ERROR_TYPE, String(status));
     span.setStatus({ code: SpanStatusCode.ERROR });

@@ -43,8 +43,11 @@ async function rawCall(method: string, target: string, headers: Record<string, s
   return { status: Number(statusLine.split(' ')[1]), headers: received, after: text.slice(end + 4, probe) };
 }
 
-/** Headers that differ between any two requests (the request id, the date, the points left), or that frame the body's bytes. */
-const PER_REQUEST = new Set(['date', 'x-request-id', 'x-ratelimit-remaining', 'ratelimit', 'transfer-encoding', 'keep-alive']);
+/**
+ * Headers that differ between any two requests (the request id, the date, the points left, whether the
+ * response cache held the answer yet), or that frame the body's bytes.
+ */
+const PER_REQUEST = new Set(['date', 'x-request-id', 'x-ratelimit-remaining', 'ratelimit', 'cache-status', 'transfer-encoding', 'keep-alive']);
 const lasting = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_REQUEST.has(name)));
 
 describe('HEAD', () => {

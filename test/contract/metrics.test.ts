@@ -26,6 +26,7 @@ describe('/metrics for operators', () => {
   });
 
   it('names every series of ours with the service prefix, and registers them all whatever the configuration', async () => {
+    await api.get('/v1/pets');
     const text = await scrape(api.url);
     const ours = [...text.matchAll(/^# TYPE (\S+) /gm)].map(([, name]) => name!).filter((name) => !/^(process|nodejs)_/.test(name));
     expect(ours.filter((name) => !name.startsWith('animal_store_'))).toEqual([]);
@@ -36,7 +37,8 @@ describe('/metrics for operators', () => {
       'db_up', 'db_probe_duration_seconds', 'redis_up', 'redis_configured', 'redis_probe_duration_seconds', 'db_pool_connections', 'db_reads_total',
       'db_replicas', 'db_replica_pool_connections', 'db_replica_lag_seconds', 'db_replica_serving', 'outbox_lag_events', 'outbox_unsettled_ids',
       'outbox_pruned_events_total', 'subscriptions_open', 'subscription_overflows_total', 'webhook_pending_deliveries', 'webhook_oldest_pending_age_seconds',
-      'webhook_deliveries_total', 'webhook_delivery_duration_seconds',
+      'webhook_deliveries_total', 'webhook_delivery_duration_seconds', 'response_cache_requests_total', 'response_cache_evictions_total',
+      'response_cache_invalidations_total', 'response_cache_bytes', 'response_cache_entries',
     ]) expect(ours, name).toContain(`animal_store_${name}`);
     // No gauge named like a counter (promtool's complaint about prom-client's defaults).
     expect(text).not.toMatch(/^# TYPE \S+_total gauge$/m);

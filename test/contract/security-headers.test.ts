@@ -31,8 +31,17 @@ describe('security headers', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
-  it.each(responses.slice(0, 8))('%s, which carries per-key data, may not be stored by any cache', async (_case, send) => {
+  it.each(responses.slice(1, 8))('%s, which carries per-key data, may not be stored by any cache', async (_case, send) => {
     expect((await send()).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it.each([
+    responses[0]!,
+    ['a GraphQL GET result', () => fetch(`${api.url}/graphql?query=${encodeURIComponent('{ pets { id } }')}`, { headers: api.headers })] as const,
+  ])('%s, a read with a validator, may be kept by the browser only, and asked again each time', async (_case, send) => {
+    const res = await send();
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
   });
 
   it('static assets keep their own caching', async () => {

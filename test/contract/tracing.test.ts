@@ -150,6 +150,18 @@ describe('traces, collected in memory', () => {
     expect(memory.getFinishedSpans().filter((s) => s.spanContext().traceId === unsampled).map((s) => s.name)).toEqual([]);
   });
 
+  it('a read from the response cache: the same request span and steps, marked a hit, with no execution and no statement', async () => {
+    const path = '/v1/pets?limit=3&status=sold';
+    await api.get(path);
+    await api.get(path);
+    const [miss, hit] = await requestTraces('GET /v1/pets', 2);
+    expect(miss!.span.attributes).toMatchObject({ 'http.response.status_code': 200, 'animal_store.cache': 'miss' });
+    expect(hit!.span.attributes).toMatchObject({ 'http.response.status_code': 200, 'animal_store.cache': 'hit', 'animal_store.key_id': expect.any(Number) });
+    expect(steps(miss!)).toEqual(['key look-up', 'limits', 'idempotency', 'graphql.execute']);
+    expect(steps(hit!)).toEqual(['key look-up', 'limits', 'idempotency']);
+    expect(sql(hit!)).toEqual([]);
+  });
+
   it('marks a 5xx as an error; a refusal (429 from the limits) is the work done right, its code noted', async () => {
     expect((await api.get('/v1/pets?limit=1', { 'x-test-fail': '1' })).status).toBe(500);
     const [failed] = await requestTraces('GET /v1/pets');

@@ -6,11 +6,13 @@ export interface Answer {
   readonly ms: number;
   readonly status: number;
   readonly code?: string;
+  /** Answered from the instance's response cache (Cache-Status: hit). */
+  readonly hit?: boolean;
 }
 
 export interface StreamRequest {
   readonly what: string;
-  send(api: TestServer): Promise<{ status: number; body?: unknown }>;
+  send(api: TestServer): Promise<{ status: number; body?: unknown; headers?: Headers }>;
 }
 
 /** The requests a stream sends in turn by default: each surface, reading and writing. */
@@ -36,6 +38,7 @@ export function requestStream(api: TestServer, concurrency = 4, requests = REQUE
       answers.push({
         what, started, ms: Date.now() - started, status: reply.status,
         code: body?.code ?? body?.errors?.[0]?.extensions?.code,
+        ...('headers' in reply && reply.headers?.get('cache-status') === 'animal-store; hit' ? { hit: true } : {}),
       });
     }
   };

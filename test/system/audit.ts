@@ -1,5 +1,5 @@
 import type { Crash } from './instances.js';
-import type { FeedEvent, LimitedCall, Sample, WriteRecord } from './clients.js';
+import type { FeedEvent, LimitedCall, Sample, VersionRead, VersionWrite, WriteRecord } from './clients.js';
 import type { FaultRecord } from './faults.js';
 import type { Receiver } from './receivers.js';
 
@@ -212,4 +212,35 @@ export function auditLimits(
     } else if (successes > limit) allowanceWindows += 1;
   }
   return { violations, allowanceWindows };
+}
+
+/**
+ * How old an answer may be (docs/operations.md, Validators, 304s and the response cache): an instance serves
+ * from its cache only while its last complete outbox read began within this; a change acknowledged more than
+ * this before a read was sent had been read by then, and dropped every answer it reached.
+ */
+export const CACHE_BOUND_MS = 1_000;
+
+/**
+ * The response cache's promises, from the versioned clients' writes and everyone's reads of their pets: a
+ * key never reads a version older than its own last acknowledged write (read-your-writes, through any
+ * instance), and no read shows a version older than the last one acknowledged CACHE_BOUND_MS before it
+ * was sent. A 304 stands for the version of the answer whose ETag it named.
+ */
+export function auditCachedReads(writes: readonly VersionWrite[], reads: readonly VersionRead[], boundMs = CACHE_BOUND_MS): Violation[] {
+  const acknowledged = new Map<number, { version: number; ackAt: number; client: string }[]>();
+  for (const w of writes) if (w.ackAt !== undefined) (acknowledged.get(w.petId) ?? acknowledged.set(w.petId, []).get(w.petId)!).push({ version: w.version, ackAt: w.ackAt, client: w.client });
+  const latest = (petId: number, before: number, client?: string) => Math.max(0, ...(acknowledged.get(petId) ?? [])
+    .filter((w) => w.ackAt <= before && (client === undefined || w.client === client)).map((w) => w.version));
+  const violations: Violation[] = [];
+  for (const read of reads) {
+    const record = { ...read, sentAt: new Date(read.sentAt).toISOString(), at: new Date(read.at).toISOString() };
+    if (read.own) {
+      const own = latest(read.petId, read.sentAt, read.client);
+      if (read.version < own) violations.push({ check: 'a key never reads older than its own write', record: { ...record, acknowledged: own } });
+    }
+    const due = latest(read.petId, read.sentAt - boundMs);
+    if (read.version < due) violations.push({ check: `no answer older than the cache's bound (${boundMs} ms)`, record: { ...record, acknowledgedBefore: due } });
+  }
+  return violations;
 }

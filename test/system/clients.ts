@@ -285,3 +285,111 @@ export async function subscriber(
     }
   }
 }
+
+/** A change of one pet's name to `<label>-v<version>`, as its client saw it: acknowledged when, if at all. */
+export interface VersionWrite {
+  readonly client: string;
+  readonly petId: number;
+  readonly version: number;
+  readonly sentAt: number;
+  /** When its 2xx arrived; none: never acknowledged (it may still have been applied). */
+  readonly ackAt?: number;
+}
+
+/** One read of a versioned pet: which version it showed, and how the response cache answered it. */
+export interface VersionRead {
+  readonly client: string;
+  /** Read by the key that writes the pet (read-your-writes), or by another key. */
+  readonly own: boolean;
+  readonly petId: number;
+  readonly sentAt: number;
+  readonly at: number;
+  readonly version: number;
+  readonly surface: 'rest' | 'graphql';
+  /** `hit`, `miss`, `bypass`, `304` (the validator it sent still named the answer), or none (the cache off). */
+  readonly cache?: string;
+}
+
+const versionOf = (name: unknown): number | undefined => {
+  const found = typeof name === 'string' ? /-v(\d+)$/.exec(name) : null;
+  return found ? Number(found[1]) : undefined;
+};
+
+/**
+ * One read of a pet, by REST or by GraphQL GET, once (a failure is the other clients' to count): the
+ * version its name shows, or, when `validators` holds the ETag of an earlier answer, a 304 standing for
+ * that answer's version.
+ */
+async function readVersion(
+  url: string, key: string, petId: number, surface: 'rest' | 'graphql', validators?: Map<string, { tag: string; version: number }>,
+): Promise<Omit<VersionRead, 'client' | 'own'> | undefined> {
+  const target = surface === 'rest'
+    ? `${url}/v1/pets/${petId}`
+    : `${url}/graphql?query=${encodeURIComponent(`{ nodes(ids: ["${Buffer.from(`Pet:${petId}`).toString('base64')}"]) { ... on Pet { name } } }`)}`;
+  const held = validators?.get(target);
+  const sentAt = Date.now();
+  const response = await fetch(target, { headers: { authorization: `Bearer ${key}`, ...(held ? { 'if-none-match': held.tag } : {}) } }).catch(() => undefined);
+  if (!response) return undefined;
+  const cacheStatus = response.headers.get('cache-status');
+  const cache = response.status === 304 ? '304' : cacheStatus ? (cacheStatus.split('; ')[1]!.replace('fwd=', '')) : undefined;
+  if (response.status === 304 && held) return { petId, sentAt, at: Date.now(), version: held.version, surface, cache };
+  if (response.status !== 200) return undefined;
+  const body = await response.json().catch(() => undefined) as { name?: string; data?: { nodes?: { name?: string }[] } } | undefined;
+  const version = versionOf(surface === 'rest' ? body?.name : body?.data?.nodes?.[0]?.name);
+  if (version === undefined) return undefined;
+  const tag = response.headers.get('etag');
+  if (validators && tag) validators.set(target, { tag, version });
+  return { petId, sentAt, at: Date.now(), version, surface, ...(cache ? { cache } : {}) };
+}
+
+/**
+ * A client that renames a pet of its own, `<label>-v1`, `-v2`, …, each a PATCH tried until it is answered,
+ * and after each reads it back three times, by REST and by GraphQL GET, through the load balancer (so
+ * through any instance): what the auditor holds to read-your-writes. Its pet's id goes in `pets` for the
+ * observers.
+ */
+export async function versionedClient(
+  url: string, key: string, label: string, until: number, log: ClientLog, writes: VersionWrite[], reads: VersionRead[], pets: number[],
+): Promise<void> {
+  const created = await withRetries(() => fetch(`${url}/v1/pets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ name: `${label}-v0`, categoryId: 1 }),
+  }), log.samples, 'write');
+  const petId = (created.body as { id?: number } | undefined)?.id;
+  if (petId === undefined) throw new Error(`${label}: its pet could not be created (${created.status})`);
+  pets.push(petId);
+  for (let version = 1; Date.now() < until; version++) {
+    const sentAt = Date.now();
+    const answer = await withRetries(() => fetch(`${url}/v1/pets/${petId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `${label}-v${version}` }),
+    }), log.samples, 'write');
+    writes.push({ client: label, petId, version, sentAt, ...(answer.status >= 200 && answer.status < 300 ? { ackAt: Date.now() } : {}) });
+    for (let i = 0; i < 3; i++) {
+      const read = await readVersion(url, key, petId, i % 2 === 0 ? 'rest' : 'graphql');
+      if (read) reads.push({ ...read, client: label, own: true });
+    }
+    await sleep(50);
+  }
+}
+
+/**
+ * Another key's reader of the versioned pets, polling as a frontend does: each answer's ETag sent back in
+ * If-None-Match (a 304 stands for the version it named), through any instance. What the auditor holds to
+ * the cache's bound.
+ */
+export async function versionObserver(url: string, key: string, until: number, pets: readonly number[], reads: VersionRead[]): Promise<void> {
+  const validators = new Map<string, { tag: string; version: number }>();
+  for (let n = 0; Date.now() < until; n++) {
+    if (pets.length === 0) {
+      await sleep(100);
+      continue;
+    }
+    const petId = pets[n % pets.length]!;
+    const read = await readVersion(url, key, petId, n % 3 === 0 ? 'graphql' : 'rest', validators);
+    if (read) reads.push({ ...read, client: 'observer', own: false });
+    await sleep(10);
+  }
+}

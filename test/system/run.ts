@@ -12,12 +12,13 @@ import { until as waitFor } from '../scale/lab/redis-cluster.js';
 import { wsSubscriber } from './ws-subscriber.js';
 import { sleep } from '../support/time.js';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts,
+  auditCachedReads, auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts,
   type StoredPet, type UpdateRecord,
 } from './audit.js';
 import { breaks, crash, unloggedFault } from './breaks.js';
 import {
-  feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, type ClientLog, type FeedEvent, type LimitedCall,
+  feedReader, graphqlReader, graphqlWriter, greedyClient, restWriter, subscriber, updater, versionedClient, versionObserver,
+  type ClientLog, type FeedEvent, type LimitedCall, type VersionRead, type VersionWrite,
 } from './clients.js';
 import { deploy, type Deployment } from './deployment.js';
 import { SENTINEL_MASTER } from '../scale/lab/redis-sentinel.js';
@@ -106,10 +107,11 @@ try {
   console.log(`system: up at ${d.url} (files in ${d.dir})`);
   if (broken.size > 0) console.log(`system: SYSTEM_BREAK=${[...broken].join(',')}: the audit must fail`);
   const roomy = { perMinute: 1_000_000, perDay: 100_000_000 };
-  const [writerKey, readerKey, hookKey, restGreedy, graphqlGreedy] = await Promise.all([
+  const [writerKey, readerKey, hookKey, restGreedy, graphqlGreedy, versionKeyA, versionKeyB] = await Promise.all([
     d.key('enterprise', roomy), d.key('enterprise', roomy), d.key('enterprise', roomy),
     broken.has('limits') ? d.key('enterprise', { perMinute: GREEDY.rest.perMinute * 2, perDay: 100_000_000 }) : d.key(GREEDY.rest.plan),
     d.key(GREEDY.graphql.plan),
+    d.key('enterprise', roomy), d.key('enterprise', roomy),
   ]);
   const prefix = `system-${Date.now().toString(36)}`;
   const startedAt = Date.now();
@@ -136,6 +138,10 @@ try {
   const calls: LimitedCall[] = [];
   const updates: UpdateRecord[] = [];
   const rss: { at: number; instance: string; kb: number }[] = [];
+  // The response cache's readers: two keys each renaming a pet of its own and reading it back, another polling both.
+  const versionWrites: VersionWrite[] = [];
+  const versionReads: VersionRead[] = [];
+  const versionedPets: number[] = [];
   // Every fault `rounds` times in the run: spread evenly over it, a quiet spell before each.
   const gapMs = gapFor(minutes * 60_000, rounds, chosen);
   // Everything that writes: once it is done, the readers read to the end of what is there.
@@ -143,12 +149,15 @@ try {
     ...[1, 2, 3, 4].map((i) => restWriter(d.url, writerKey, `${prefix}-w${i}`, until, log, broken.has('keyless'))),
     graphqlWriter(d.url, writerKey, `${prefix}-g1`, until, log),
     updater(d.url, writerKey, until, log, updates),
+    versionedClient(d.url, versionKeyA, `${prefix}-va`, until, log, versionWrites, versionReads, versionedPets),
+    versionedClient(d.url, versionKeyB, `${prefix}-vb`, until, log, versionWrites, versionReads, versionedPets),
   ]);
   const greedy = (name: keyof typeof GREEDY, secret: string) =>
     [1, 2, 3].map(() => greedyClient(d.url, { name, secret }, name, until, calls));
   await Promise.all([
     writers,
     ...[1, 2].map(() => graphqlReader(d.url, readerKey, until, log)),
+    versionObserver(d.url, readerKey, until, versionedPets, versionReads),
     feedReader(d.url, readerKey, writers, log, feed),
     ...streams.map(async ({ seen, times }, n) => {
       const subscribe = n === 2 ? wsSubscriber : subscriber;
@@ -180,6 +189,7 @@ try {
     ...auditUpdates(updates, feed),
     ...auditStreams(streams.map((s) => s.seen), feed),
     ...auditWebhooks(receivers, feed),
+    ...auditCachedReads(versionWrites, versionReads),
     ...limits.violations,
     ...failuresOutside(log.samples, faults),
     ...internalErrors(log.samples),
@@ -218,6 +228,9 @@ try {
       'webhooks still owed after the drain': drain.owed,
       'greedy calls (2xx / 429)': `${calls.filter((c) => c.status >= 200 && c.status < 300).length} / ${calls.filter((c) => c.status === 429).length}`,
       'windows that used the in-process allowance': limits.allowanceWindows,
+      'versioned renames (acknowledged / sent)': `${versionWrites.filter((w) => w.ackAt !== undefined).length} / ${versionWrites.length}`,
+      'reads of the versioned pets (own key / another key)': `${versionReads.filter((r) => r.own).length} / ${versionReads.filter((r) => !r.own).length}`,
+      'those reads by how the response cache answered': ['hit', 'miss', 'bypass', '304'].map((c) => `${c} ${versionReads.filter((r) => r.cache === c).length}`).join(', '),
     },
   });
   const files = await writeReport(d.dir, report);

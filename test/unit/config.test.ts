@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('defaults to the embedded store on port 8080', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: undefined, database: { kind: 'sqlite', dir: './data', statementTimeoutSeconds: 5 }, redis: undefined,
-      redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0, memoryTrimSeconds: 0, drainSeconds: 5,
+      redisPrefix: 'animal-store', logLevel: 'info', keyCacheTtlSeconds: 30, trustProxyHops: 0, memoryTrimSeconds: 0, drainSeconds: 5, responseCacheBytes: 33_554_432,
       rateLimits: { anonymousPerMinute: 60, banThreshold: 20, banWindowSeconds: 60, banSeconds: 600, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['*'], logFormat: 'auto', accessLogSample: 1, metricsToken: undefined, admin: undefined, subscriptionsPerKey: 5, streamQueueEvents: 1_000, eventRetentionHours: 72,
       webhooks: { allowHttp: false, allowPrivate: false, perKey: 10, timeoutMs: 10_000, concurrency: 256, perEndpoint: 2 },
@@ -18,7 +18,7 @@ describe('loadConfig', () => {
   it('reads every setting', () => {
     expect(loadConfig({
       PORT: '3000', HOST: '127.0.0.1', DATABASE_URL: 'mysql://u:p@db:3306/store', REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug',
-      REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', MEMORY_TRIM_SECONDS: '5', DRAIN_SECONDS: '30', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
+      REDIS_PREFIX: 'blue', KEY_CACHE_TTL_SECONDS: '5', TRUST_PROXY: '2', MEMORY_TRIM_SECONDS: '5', DRAIN_SECONDS: '30', RESPONSE_CACHE_MB: '8', ANONYMOUS_PER_MINUTE: '10', BAN_THRESHOLD: '5',
       BAN_WINDOW_SECONDS: '30', BAN_SECONDS: '120', CORS_ORIGINS: 'https://a.example, http://localhost:3000',
       LOG_FORMAT: 'json', ACCESS_LOG_SAMPLE: '0.25', METRICS_TOKEN: 'scrape-me', STATEMENT_TIMEOUT_SECONDS: '2', SUBSCRIPTIONS_PER_KEY: '3', STREAM_QUEUE_EVENTS: '50', EVENT_RETENTION_HOURS: '24',
       GRAPHQL_MAX_ROOT_FIELDS: '5', GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_TOKENS: '500', GRAPHQL_MAX_DIRECTIVES: '0',
@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       ADMIN_PORT: '9090', ADMIN_HOST: '0.0.0.0', ADMIN_TOKENS: 'alice:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, bob:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
     })).toEqual({
       port: 3000, host: '127.0.0.1', database: { kind: 'mysql', url: 'mysql://u:p@db:3306/store', statementTimeoutSeconds: 2 },
-      redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2, memoryTrimSeconds: 5, drainSeconds: 30,
+      redis: { topology: { kind: 'single', url: 'redis://cache:6379' }, tls: false, callDeadlineMs: 500 }, redisPrefix: 'blue', logLevel: 'debug', keyCacheTtlSeconds: 5, trustProxyHops: 2, memoryTrimSeconds: 5, drainSeconds: 30, responseCacheBytes: 8_388_608,
       rateLimits: { anonymousPerMinute: 10, banThreshold: 5, banWindowSeconds: 30, banSeconds: 120, windows: { minute: 60, day: 86_400 } },
       corsOrigins: ['https://a.example', 'http://localhost:3000'], logFormat: 'json', accessLogSample: 0.25, metricsToken: 'scrape-me',
       admin: { port: 9090, host: '0.0.0.0', operators: new Map([['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'alice'], ['bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'bob']]) }, subscriptionsPerKey: 3, streamQueueEvents: 50, eventRetentionHours: 24,
@@ -52,6 +52,8 @@ describe('loadConfig', () => {
     ['STREAM_QUEUE_EVENTS', { STREAM_QUEUE_EVENTS: '0' }],
     ['STREAM_QUEUE_EVENTS', { STREAM_QUEUE_EVENTS: '100001' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '0' }],
+    ['RESPONSE_CACHE_MB', { RESPONSE_CACHE_MB: '4097' }],
+    ['RESPONSE_CACHE_MB', { RESPONSE_CACHE_MB: '-1' }],
     ['EVENT_RETENTION_HOURS', { EVENT_RETENTION_HOURS: '8761' }],
     ['WEBHOOK_ALLOW_HTTP', { WEBHOOK_ALLOW_HTTP: 'maybe' }],
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', { WEBHOOK_ALLOW_PRIVATE_TARGETS: '2' }],

@@ -15,9 +15,11 @@ const PET = { id: 1, name: 'Rex', categoryId: 3, status: 'available' };
 
 function answer(method: string, path: string, status: number, body?: unknown, headers: Record<string, string> = {}, type = 'application/json'): Answer {
   const text = body === undefined ? '' : JSON.stringify(body);
+  // A read's answer carries its validator.
+  const validator: Record<string, string> = (method === 'GET' || method === 'HEAD') && status === 200 ? { etag: '"4xlFqk-aPqncR5nesFBEM6SLZ4c"' } : {};
   return {
     method, url: `http://127.0.0.1:1${path}`, status, text,
-    headers: new Headers({ ...COUNTED, ...(body === undefined ? {} : { 'content-type': `${type}; charset=utf-8` }), ...headers }),
+    headers: new Headers({ ...COUNTED, ...validator, ...(body === undefined ? {} : { 'content-type': `${type}; charset=utf-8` }), ...headers }),
   };
 }
 
@@ -35,18 +37,22 @@ describe('the response checker', () => {
 
   it('refuses a status the operation does not list', () => {
     expect(check(answer('GET', '/v1/pets', 418, { code: 'TEAPOT', message: 'no', status: 418 })).problems)
-      .toEqual([expect.stringMatching(/^status 418 is not documented \(documented: 200, 400, /)]);
+      .toEqual([expect.stringMatching(/^status 418 is not documented \(documented: 200, 304, 400, /)]);
+    expect(check(answer('POST', '/v1/pets', 304)).problems).toEqual([expect.stringMatching(/^status 304 is not documented \(documented: 201, 400, /)]);
   });
 
   it('refuses a missing required header and a documented header of the wrong shape', () => {
     const { 'x-ratelimit-limit': _, ...withoutLimit } = COUNTED;
-    const missing = { ...answer('GET', '/v1/pets', 200, [PET]), headers: new Headers({ ...withoutLimit, 'content-type': 'application/json' }) };
+    const missing = { ...answer('GET', '/v1/pets', 200, [PET]), headers: new Headers({ ...withoutLimit, etag: '"abc"', 'content-type': 'application/json' }) };
     expect(check(missing).problems).toEqual(['header X-RateLimit-Limit is required and missing']);
     expect(check(answer('GET', '/v1/pets', 200, [PET], { 'x-ratelimit-remaining': 'lots' })).problems)
       .toEqual([expect.stringMatching(/^header X-RateLimit-Remaining: "lots" value must be integer/)]);
     expect(check(answer('POST', '/v1/pets', 201, PET)).problems).toEqual(['header Location is required and missing']);
     expect(check(answer('GET', '/v1/pets', 401, { code: 'UNAUTHENTICATED', message: 'No key', status: 401 })).problems)
       .toEqual(['header WWW-Authenticate is required and missing']);
+    expect(check(answer('GET', '/v1/pets', 200, [PET], { etag: 'W/"weak"' })).problems).toEqual([expect.stringMatching(/^header ETag: "W\/\\"weak\\"" value must match pattern/)]);
+    expect(check(answer('GET', '/v1/pets', 304, undefined, { etag: '"abc"', 'cache-status': 'animal-store; hit' })).problems).toEqual([]);
+    expect(check(answer('GET', '/v1/pets', 304)).problems).toEqual(['header ETag is required and missing']);
   });
 
   it('validates a JSON body by its schema, nullable fields and all', () => {

@@ -17,7 +17,7 @@ function answer(step: ReturnType<typeof useRequestLog>, status: number): Respons
   const response = new Response(null, { status });
   const serverContext = { startedAt: performance.now(), pathname: '/v1/pets', route: { label: '/v1/pets' } } as unknown as ServerContext;
   void step.onRequest!({ request, url: new URL(request.url), serverContext, endResponse: () => {} });
-  void step.onResponse!({ request, response, serverContext });
+  void step.onResponse!({ request, response, serverContext, replaceResponse: () => undefined });
   return response;
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts, SETTLE_MS,
+  auditCachedReads, auditFeed, auditFeedAgainstOutbox, auditLimits, auditStreams, auditUpdates, auditWebhooks, auditWrites, crashes, failuresOutside, internalErrors, restartCosts, SETTLE_MS,
 } from '../system/audit.js';
-import type { FeedEvent, LimitedCall, WriteRecord } from '../system/clients.js';
+import type { FeedEvent, LimitedCall, VersionRead, VersionWrite, WriteRecord } from '../system/clients.js';
 import type { Receiver } from '../system/receivers.js';
 import { SENTINELS_OWN, unplannedFailovers } from '../system/sentinel-watch.js';
 
@@ -92,6 +92,25 @@ describe('the system run\'s auditor', () => {
     expect(auditUpdates([{ petId: 1, status: 200, tries: 2 }], feed)).toEqual([]);
     expect(checks(auditUpdates([{ petId: 1, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
     expect(checks(auditUpdates([{ petId: 2, status: 200, tries: 1 }], feed))).toEqual(['each acknowledged update has its pet.updated, and no try two']);
+  });
+
+  it('finds a key reading older than its own write, and any answer older than the cache\'s bound', () => {
+    const writes: VersionWrite[] = [
+      { client: 'a', petId: 7, version: 1, sentAt: 1_000, ackAt: 1_010 },
+      { client: 'a', petId: 7, version: 2, sentAt: 5_000, ackAt: 5_010 },
+      // Never acknowledged: nothing is owed for it.
+      { client: 'a', petId: 7, version: 3, sentAt: 9_000 },
+    ];
+    const read = (own: boolean, sentAt: number, version: number): VersionRead => ({
+      client: own ? 'a' : 'observer', own, petId: 7, sentAt, at: sentAt + 5, version, surface: 'rest', cache: 'hit',
+    });
+    const balanced = [read(true, 5_020, 2), read(false, 5_020, 1), read(false, 7_000, 2), read(false, 9_500, 3), read(true, 1_005, 0)];
+    expect(auditCachedReads(writes, balanced, 2_000)).toEqual([]);
+    // Its own write, acknowledged before it asked: an older version is a violation, whichever instance answered.
+    expect(checks(auditCachedReads(writes, [read(true, 5_020, 1)], 2_000))).toEqual(['a key never reads older than its own write']);
+    // Another key may see the old version within the bound, not after it.
+    expect(checks(auditCachedReads(writes, [read(false, 7_011, 1)], 2_000))).toEqual(['no answer older than the cache\'s bound (2000 ms)']);
+    expect(auditCachedReads(writes, [read(false, 7_009, 1)], 2_000)).toEqual([]);
   });
 
   it('finds an instance that exited without being stopped, and none when each was only stopped', () => {

@@ -25,6 +25,8 @@ export const clientHeaders = (validKey: string, restrictedKey?: string) => fc.re
   // A few repeated keys, so retries, reuses with other bodies and replays happen.
   'idempotency-key': fc.oneof(fc.constantFrom('retry-1', 'retry-2', 'retry-3'), headerValue),
   'last-event-id': fc.oneof(fc.constantFrom('1', '0', '01', '9007199254740992', ' 2 ', 'abc'), headerValue),
+  // Validators: a list, a weak one, any, a tag of the right shape that names nothing, and junk.
+  'if-none-match': fc.oneof(fc.constantFrom('*', '"x"', 'W/"x"', '"a", "b"', '""', 'W/', ',,', '"4xlFqk-aPqncR5nesFBEM6SLZ4c"'), headerValue),
 }, { requiredKeys: [] });
 
 export { oddText };

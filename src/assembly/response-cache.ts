@@ -1,0 +1,118 @@
+import { OperationTypeNode, type ExecutionArgs } from 'graphql';
+import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
+import { useResponseCache } from '../cache/use-response-cache.js';
+import { systemClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { ON_PRIMARY } from '../db/positions.js';
+import { session } from '../db/session.js';
+import { scopesText, type Scope } from '../domain/scopes.js';
+import { scrapedGauge, type Metrics } from '../ops/metrics.js';
+import type { ServerContext } from '../pipeline/context.js';
+import type { Step } from '../pipeline/pipeline.js';
+import type { LiveEvents } from './live-events.js';
+import type { SharedState } from './shared-state.js';
+import type { Stores } from './stores.js';
+import type { Surfaces } from './surfaces.js';
+
+/**
+ * How far behind the outbox an instance's cache may be and still answer: its reader reads four times a
+ * second (at once when woken by a change), so a read that started within this is one of the last four.
+ * No cached answer is older than this: a change committed more than this before it was served had been read.
+ */
+export const CACHE_FRESH_MS = 1_000;
+/**
+ * How long a write's answer (or, without Redis, a cacheable read) waits for the outbox read that hears of
+ * it; past it the answer goes, and the cache is not trusted with that write (see readThrough).
+ */
+const READ_THROUGH_MS = 1_000;
+
+/** Resolves true when `read` ends within the time, false when it does not (a database that does not answer). */
+function within(read: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => { timer = setTimeout(resolve, ms, false); });
+  return Promise.race([read.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** The response cache of RESPONSE_CACHE_MB (undefined when 0: off), its size and churn in the metrics. */
+export function createCache(config: Config, metrics: Metrics): ResponseCache | undefined {
+  if (config.responseCacheBytes === 0) return undefined;
+  const cache = createResponseCache(config.responseCacheBytes, {
+    evicted: (count) => metrics.cacheEvictions.inc(count),
+    invalidated: (count) => metrics.cacheInvalidations.inc(count),
+  });
+  scrapedGauge(metrics, 'response_cache_bytes', 'Memory the response cache holds (keys, answers and what they read), at most RESPONSE_CACHE_MB', () => cache.bytes);
+  scrapedGauge(metrics, 'response_cache_entries', 'Answers the response cache holds', () => cache.size);
+  return cache;
+}
+
+/** A restricted key's scopes decide which answers it may get; every unrestricted key sees the same. */
+const visibility = new WeakMap<ReadonlySet<Scope>, string>();
+const seenBy = (scopes: ReadonlySet<Scope> | undefined): string => {
+  if (!scopes) return '*';
+  let text = visibility.get(scopes);
+  if (text === undefined) visibility.set(scopes, text = `[${scopesText(scopes)}]`);
+  return text;
+};
+
+/**
+ * The cache's step, wired to what it needs: the routes and documents the schema marks cacheable, the
+ * outbox reader (is it current, and reading a write through), each key's last write, the primary for a
+ * miss, and the metrics. Validators and 304s work with the cache off too.
+ */
+export function responseCacheStep(
+  cache: ResponseCache | undefined, { live, shared, stores, surfaces, metrics }: {
+    live: LiveEvents; shared: SharedState; stores: Stores; surfaces: Surfaces; metrics: Metrics;
+  },
+): Step {
+  const { outbox } = live;
+  const { writes } = shared;
+  const cacheable = (serverContext: ServerContext): string | undefined => {
+    const call = serverContext.graphql;
+    if (!call) return surfaces.rest.useOf(serverContext.endpoint)?.cacheable ? `R ${serverContext.pathname}${serverContext.search}` : undefined;
+    const [operation] = call.operations;
+    if (call.batch || !operation || operation.kind !== OperationTypeNode.QUERY) return undefined;
+    const { params, document } = operation;
+    if (!surfaces.uses.ofOperation(document, params.operationName).cacheable) return undefined;
+    // Its warnings are the request's (a deprecated field, a document not registered): an answer is kept with them.
+    const warned = serverContext.warnings?.length ? JSON.stringify(serverContext.warnings) : '';
+    return `G ${params.operationName ?? ''} ${JSON.stringify(params.variables ?? null)} ${warned} ${params.query}`;
+  };
+  return useResponseCache({
+    cache,
+    keyOf(request, serverContext) {
+      const { caller } = serverContext;
+      if (caller?.kind !== 'key') return undefined;
+      const asked = cacheable(serverContext);
+      // A GraphQL answer's media type follows Accept; a POST's answer has no validators, a GET's has.
+      return asked && `${request.method === 'POST' ? 'P' : 'G'} ${request.headers.get('accept') ?? ''} ${seenBy(caller.key.scopes)} ${asked}`;
+    },
+    // With Redis, a key's last write tells every instance how far it must have read; without, only the outbox can.
+    catchUp: stores.redis ? () => undefined : () => within(outbox.poll(), READ_THROUGH_MS),
+    bypass(serverContext) {
+      if (outbox.failing) return 'outbox-unread';
+      const asOf = outbox.readAsOf;
+      if (asOf === undefined || systemClock.now() - asOf > CACHE_FRESH_MS) return 'outbox-behind';
+      if (!writes || serverContext.caller?.kind !== 'key') return undefined;
+      // Redis did not answer the limits call: a write of the key's on another instance may be unknown here.
+      if (stores.redis && serverContext.lastWrite === undefined) return 'last-write-unknown';
+      const written = writes.lastWrite(serverContext.caller.key.id, serverContext.lastWrite);
+      if (written && (written.through === undefined || (outbox.position ?? 0) < written.through)) return 'own-write';
+      return undefined;
+    },
+    // A replica that has applied the position the outbox reader saw has every change the cache has heard of
+    // (a replica behind it may lack one whose answer the cache already dropped); unknown, the primary.
+    readFresh(serverContext) {
+      if (stores.replicas) serverContext.session = session(stores.statements, stores.replicas, outbox.readPosition ?? ON_PRIMARY);
+    },
+    async readThrough() {
+      // Not read in time: no instance can be known to have read it, so the key's reads bypass every cache for the window.
+      return await within(outbox.poll(), READ_THROUGH_MS) && !outbox.failing ? outbox.newest : Number.MAX_SAFE_INTEGER;
+    },
+    varyOf: (serverContext) => (serverContext.graphql ? 'Accept, Authorization' : 'Authorization'),
+    served(serverContext) {
+      const operation = serverContext.graphql?.operations[0];
+      if (operation) surfaces.executed({ document: operation.document, operationName: operation.params.operationName } as ExecutionArgs)({ data: null });
+    },
+    counted: (outcome) => metrics.responseCache.inc({ outcome }),
+  });
+}

@@ -1,0 +1,159 @@
+import type { ServerContext } from '../pipeline/context.js';
+import { HeaderMap } from '../pipeline/header-map.js';
+import type { Step } from '../pipeline/pipeline.js';
+import { isPlainResponse, Response } from '../pipeline/response.js';
+import { Recording } from './recorded-stores.js';
+import type { ResponseCache } from './response-cache.js';
+import { entityTag, noneMatch } from './validators.js';
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** With the response cache on: what the request's resolvers read and whether they wrote (recorded-stores.ts). */
+    recording?: Recording;
+  }
+}
+
+/** How a cacheable read was answered, as the metrics count it and `Cache-Status` tells it. */
+export type CacheOutcome = 'hit' | 'miss' | 'bypass';
+
+export interface ResponseCacheParts {
+  /** Undefined: the cache is off; answers still carry validators, and a 304 still costs no point. */
+  readonly cache: ResponseCache | undefined;
+  /** The key a read's answer is kept under (what it asks and what its key may see); undefined for what is never kept. */
+  keyOf(request: Request, serverContext: ServerContext): string | undefined;
+  /**
+   * What a cacheable read waits for before the cache is looked at (undefined: nothing): without Redis, an
+   * outbox read begun after it came, the only way to hear of a write on another instance. False: it did
+   * not end in time, and the cache cannot answer.
+   */
+  catchUp(): Promise<boolean> | undefined;
+  /** Why this instance cannot answer the request from its cache now; undefined: it can. */
+  bypass(serverContext: ServerContext): string | undefined;
+  /** A miss that may be kept reads what the outbox has told (the primary, not a replica that may be behind). */
+  readFresh(serverContext: ServerContext): void;
+  /** Reads the outbox now, so this instance's cache has heard of the request's write: the outbox id it was read through. */
+  readThrough(): Promise<number | undefined>;
+  /** What the answer depends on besides its URL, for Vary. */
+  varyOf(serverContext: ServerContext): string;
+  /** A hit, counted as the operation it answers (the GraphQL operation metrics). */
+  served(serverContext: ServerContext): void;
+  /** Every cacheable read, by how it was answered; and the 304s. */
+  counted(outcome: CacheOutcome | 'not_modified'): void;
+}
+
+/** RFC 9211's Cache-Status, in the name of this cache. */
+const CACHE_STATUS = { hit: 'animal-store; hit', miss: 'animal-store; fwd=miss', bypass: 'animal-store; fwd=bypass' } as const;
+/** Kept by the browser and asked again every time (RFC 9111, 5.2.2.4); never by a shared cache: the data is per key. */
+const CACHE_CONTROL = 'private, no-cache';
+/** What a 304 leaves out: the body and what described it. */
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
+/** 304 Not Modified: the headers the 200 would have had (RFC 9110, 15.4.5), without the body's. */
+function notModified(headers: Iterable<readonly [string, string]>): Response {
+  const kept = new HeaderMap();
+  for (const [name, value] of headers) if (!BODY_HEADERS.has(name.toLowerCase())) kept.set(name, value);
+  return new Response(null, { status: 304, headers: kept });
+}
+
+/**
+ * Validators on every read, and the response cache (when on) for the reads that repeat.
+ *
+ * Every 200 to a GET carries a strong ETag of its bytes, `Cache-Control: private, no-cache` and its
+ * Vary; an If-None-Match that names it is answered 304, and costs no point (its points were only looked
+ * at: use-rate-limit.ts). A cacheable read is answered from this instance's cache when the instance
+ * knows the entry is current: its outbox reader is up to date and the key's own last write has been
+ * read through here (otherwise `bypass` says why, and the read runs). The hit's 304 touches neither the
+ * database nor the resolvers. Everything else about the request (its limits, its headers, its log line,
+ * its metrics) runs as for any request: this is the last step before the surface.
+ */
+export function useResponseCache(parts: ResponseCacheParts): Step {
+  const { cache } = parts;
+  return {
+    async onRequest({ request, serverContext, endResponse }) {
+      // An API request (a page, a probe or a refusal was answered before it got here): its answer gets validators.
+      serverContext.validated = true;
+      if (cache) serverContext.recording = new Recording();
+      const key = cache ? parts.keyOf(request, serverContext) : undefined;
+      const caughtUp = key === undefined ? undefined : parts.catchUp();
+      const known = key !== undefined && (caughtUp === undefined || await caughtUp) && parts.bypass(serverContext) === undefined;
+      const hit = known ? cache!.get(key) : undefined;
+      if (!hit) {
+        if (key !== undefined) serverContext.cached = known ? { key, outcome: 'miss', mark: cache!.mark() } : { key, outcome: 'bypass' };
+        if (known) parts.readFresh(serverContext);
+        // Its points are gone: only a 304 from what this instance knows was free, and it does not know.
+        if (serverContext.deferredCost?.affordable === false) await serverContext.deferredCost.take();
+        return;
+      }
+      serverContext.cached = { key: key!, outcome: 'hit' };
+      const validator = isRead(request.method) ? request.headers.get('if-none-match') : null;
+      if (validator !== null && noneMatch(validator, hit.etag)) {
+        endResponse(notModified(hit.headers));
+        return;
+      }
+      await serverContext.deferredCost?.take();
+      parts.served(serverContext);
+      endResponse(new Response(hit.body as BodyInit, { status: hit.status, headers: new HeaderMap(hit.headers as [string, string][]) }));
+    },
+
+    async onResponse({ request, response, serverContext, replaceResponse }) {
+      const recording = serverContext.recording;
+      // Before the answer goes: this instance has read the write's events (so its cache has dropped what
+      // they changed), and the key's next reads on every instance wait until theirs has too. A write that
+      // failed on the server's side may still have committed (the database went away as it did): not waited
+      // for, its key's reads skip every cache for the window. (A 4xx changed nothing: the read costs little.)
+      if (recording?.wrote) serverContext.writtenThrough = response.status < 500 ? await parts.readThrough() : Number.MAX_SAFE_INTEGER;
+      const read = isRead(request.method) && serverContext.validated === true;
+      const cached = serverContext.cached;
+      if (!read && !cached) return;
+      if (response.status === 304) {
+        if (cached) response.headers.set('Cache-Status', CACHE_STATUS[cached.outcome]);
+        parts.counted('not_modified');
+        return;
+      }
+      if (cached?.outcome === 'hit') {
+        // Sent as it was kept: a GET's validators are in its headers.
+        if (response.status === 200) response.headers.set('Cache-Status', CACHE_STATUS.hit);
+        parts.counted('hit');
+        return;
+      }
+      if (response.status !== 200 || !isPlainResponse(response) || response.plainBody === null) return;
+      const body = response.plainBody;
+      let etag = '';
+      let unchanged = false;
+      if (read) {
+        etag = entityTag(response.headers.get('content-type'), body);
+        const validator = request.headers.get('if-none-match');
+        unchanged = validator !== null && noneMatch(validator, etag);
+        // More than a 304: the points it waited for are taken now (a 429, without the answer's headers, when they are gone).
+        if (!unchanged) await serverContext.deferredCost?.take();
+        response.headers.set('ETag', etag);
+        response.headers.set('Cache-Control', CACHE_CONTROL);
+        response.headers.set('Vary', parts.varyOf(serverContext));
+      }
+      if (cached) {
+        parts.counted(cached.outcome);
+        // A GraphQL answer with errors carries its request's id (and one from yoga's lane is not known to be without): not kept.
+        const clean = serverContext.graphql === undefined || serverContext.answeredWithoutErrors === true;
+        if (cached.mark !== undefined && cache && recording && !recording.wrote && clean) {
+          cache.store(cached.key, { status: 200, headers: [...response.headers], body, etag }, recording.reads, cached.mark);
+        }
+        response.headers.set('Cache-Status', CACHE_STATUS[cached.outcome]);
+      }
+      if (unchanged) {
+        replaceResponse(notModified(response.headers));
+        parts.counted('not_modified');
+      }
+    },
+  };
+}
+
+declare module '../pipeline/context.js' {
+  interface ServerContext {
+    /** The request reached the response cache's step: an API request, whose read gets validators. */
+    validated?: boolean;
+    /** A cacheable read: its key, how it was answered, and (a miss) where its making started. */
+    cached?: { readonly key: string; readonly outcome: CacheOutcome; readonly mark?: number };
+  }
+}
