@@ -108,7 +108,7 @@ async function assemble(
   const pipeline = createPipeline(requestSteps({
     config, stores, shared, surfaces, webhooks, metrics, deprecatedCalls, tracing, extra: steps, authenticate,
     draining: () => draining,
-    responseCache: responseCacheStep(cache, { live, shared, stores, surfaces, metrics }),
+    responseCache: responseCacheStep(cache, { config, live, shared, stores, surfaces, metrics }),
   }));
   const run = tracing ? tracing.requests(pipeline) : pipeline;
   const handle = nodeListener(run, () => leaving);

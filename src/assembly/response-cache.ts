@@ -9,7 +9,7 @@ import { scopesText, type Scope } from '../domain/scopes.js';
 import { scrapedGauge, type Metrics } from '../ops/metrics.js';
 import type { ServerContext } from '../pipeline/context.js';
 import type { Step } from '../pipeline/pipeline.js';
-import type { LiveEvents } from './live-events.js';
+import { outboxHorizonMs, type LiveEvents } from './live-events.js';
 import type { SharedState } from './shared-state.js';
 import type { Stores } from './stores.js';
 import type { Surfaces } from './surfaces.js';
@@ -60,11 +60,15 @@ const seenBy = (scopes: ReadonlySet<Scope> | undefined): string => {
  * miss, and the metrics. Validators and 304s work with the cache off too.
  */
 export function responseCacheStep(
-  cache: ResponseCache | undefined, { live, shared, stores, surfaces, metrics }: {
-    live: LiveEvents; shared: SharedState; stores: Stores; surfaces: Surfaces; metrics: Metrics;
+  cache: ResponseCache | undefined, { config, live, shared, stores, surfaces, metrics }: {
+    config: Config; live: LiveEvents; shared: SharedState; stores: Stores; surfaces: Surfaces; metrics: Metrics;
   },
 ): Step {
   const { outbox } = live;
+  // A transaction under way when this instance started has an outbox id below where its reader began, which
+  // it never reads: what this instance keeps in its first horizon goes when the horizon ends (by then any
+  // such transaction has ended, and everything it could have changed is read before being kept).
+  const warmUntil = performance.now() + outboxHorizonMs(config);
   const { writes } = shared;
   const cacheable = (serverContext: ServerContext): string | undefined => {
     const call = serverContext.graphql;
@@ -81,7 +85,8 @@ export function responseCacheStep(
     cache,
     keyOf(request, serverContext) {
       const { caller } = serverContext;
-      if (caller?.kind !== 'key') return undefined;
+      // An operation on a WebSocket takes its result as a value (socket-results.ts), not a response's bytes.
+      if (caller?.kind !== 'key' || serverContext.socketResult) return undefined;
       const asked = cacheable(serverContext);
       // A GraphQL answer's media type follows Accept; a POST's answer has no validators, a GET's has.
       return asked && `${request.method === 'POST' ? 'P' : 'G'} ${request.headers.get('accept') ?? ''} ${seenBy(caller.key.scopes)} ${asked}`;
@@ -108,6 +113,7 @@ export function responseCacheStep(
       // Not read in time: no instance can be known to have read it, so the key's reads bypass every cache for the window.
       return await within(outbox.poll(), READ_THROUGH_MS) && !outbox.failing ? outbox.newest : Number.MAX_SAFE_INTEGER;
     },
+    expiresAt: () => (performance.now() < warmUntil ? warmUntil : undefined),
     varyOf: (serverContext) => (serverContext.graphql ? 'Accept, Authorization' : 'Authorization'),
     served(serverContext) {
       const operation = serverContext.graphql?.operations[0];

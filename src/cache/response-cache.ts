@@ -12,6 +12,8 @@ interface Entry extends CachedAnswer {
   readonly key: string;
   readonly reads: readonly Read[];
   readonly bytes: number;
+  /** When it goes whatever happens (performance.now()); none: only a change or the bound takes it. */
+  readonly expiresAt?: number;
 }
 
 /** What an entry costs beside its key and body: the Map's slot, the object, its headers' array. */
@@ -80,6 +82,10 @@ export function createResponseCache(maxBytes: number, events: CacheEvents = { ev
     get(key: string): CachedAnswer | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
+      if (entry.expiresAt !== undefined && entry.expiresAt <= performance.now()) {
+        remove(entry);
+        return undefined;
+      }
       entries.delete(key);
       entries.set(key, entry);
       return entry;
@@ -90,8 +96,11 @@ export function createResponseCache(maxBytes: number, events: CacheEvents = { ev
       return changes;
     },
 
-    /** Keeps the answer unless a change it read came since `mark`, or it is too big; says whether it kept it. */
-    store(key: string, answer: CachedAnswer, reads: readonly Read[], mark: number): boolean {
+    /**
+     * Keeps the answer unless a change it read came since `mark`, or it is too big; says whether it kept it.
+     * `expiresAt` (performance.now()): it goes then, whatever happens.
+     */
+    store(key: string, answer: CachedAnswer, reads: readonly Read[], mark: number, expiresAt?: number): boolean {
       if (changes - mark > RECENT) return false;
       for (let at = mark; at < changes; at++) {
         const touch = recent[at % RECENT]!;
@@ -102,7 +111,7 @@ export function createResponseCache(maxBytes: number, events: CacheEvents = { ev
       if (size > maxBytes / LARGEST_SHARE) return false;
       const before = entries.get(key);
       if (before) remove(before);
-      const entry: Entry = { ...answer, key, reads, bytes: size };
+      const entry: Entry = { ...answer, key, reads, bytes: size, ...(expiresAt === undefined ? {} : { expiresAt }) };
       entries.set(key, entry);
       bytes += size;
       index(entry);

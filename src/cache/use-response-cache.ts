@@ -33,6 +33,8 @@ export interface ResponseCacheParts {
   readFresh(serverContext: ServerContext): void;
   /** Reads the outbox now, so this instance's cache has heard of the request's write: the outbox id it was read through. */
   readThrough(): Promise<number | undefined>;
+  /** When an answer made now must go whatever happens (performance.now()); undefined: only a change or the bound takes it. */
+  expiresAt(): number | undefined;
   /** What the answer depends on besides its URL, for Vary. */
   varyOf(serverContext: ServerContext): string;
   /** A hit, counted as the operation it answers (the GraphQL operation metrics). */
@@ -137,7 +139,7 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
         // A GraphQL answer with errors carries its request's id (and one from yoga's lane is not known to be without): not kept.
         const clean = serverContext.graphql === undefined || serverContext.answeredWithoutErrors === true;
         if (cached.mark !== undefined && cache && recording && !recording.wrote && clean) {
-          cache.store(cached.key, { status: 200, headers: [...response.headers], body, etag }, recording.reads, cached.mark);
+          cache.store(cached.key, { status: 200, headers: [...response.headers], body, etag }, recording.reads, cached.mark, parts.expiresAt());
         }
         response.headers.set('Cache-Status', CACHE_STATUS[cached.outcome]);
       }

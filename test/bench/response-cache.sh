@@ -5,7 +5,7 @@
 #   test/bench/response-cache.sh BENCH_DIR NAME=URL=KEY...
 # BENCH_DIR is the shared bench's folder (its ceiling.mjs and wrk/shape.lua); start each target with its
 # service.sh (RESPONSE_CACHE_MB=0 in the environment for an uncached one). Env: ROUNDS (3), SECONDS (10),
-# CONNS (32), BENCH_NODE (node: the binary ceiling runs on), CEILING_PORT (18080).
+# CONNS (32), BENCH_NODE (node: the binary ceiling runs on), CEILING_PORT (18080), ONLY (304 or mixed: one of them).
 set -euo pipefail
 set -f
 BENCH=$(readlink -f "$1"); shift
@@ -31,9 +31,9 @@ for round in $(seq 1 "$ROUNDS"); do
       IFS='=' read -r tname turl tkey <<<"$target"
       pin "${turl##*:}"
       tag=$(curl -fsS -D - -o /dev/null -H "Authorization: Bearer $tkey" "$turl$path" | awk -F': ' 'tolower($1)=="etag"{print $2}' | tr -d '\r')
-      # wrk counts a 304 as a success (status < 400).
-      run "$tname-304-$name" "$turl" "$tkey" "$path" -s "$BENCH/wrk/shape.lua" -H "If-None-Match: $tag"
-      WRITE_EVERY=20 run "$tname-mixed-$name" "$turl" "$tkey" "$path" -s "$HERE/wrk/mixed.lua"
+      # wrk counts a 304 as a success (status < 400). ONLY=mixed or ONLY=304 runs one of the two.
+      if [ "${ONLY:-304}" = 304 ]; then run "$tname-304-$name" "$turl" "$tkey" "$path" -s "$BENCH/wrk/shape.lua" -H "If-None-Match: $tag"; fi
+      if [ "${ONLY:-mixed}" = mixed ]; then WRITE_EVERY=20 run "$tname-mixed-$name" "$turl" "$tkey" "$path" -s "$HERE/wrk/mixed.lua"; fi
     done
   done
 done

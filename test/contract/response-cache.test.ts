@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from '../support/backend.js';
 import { scrape, seriesValue } from '../support/metrics.js';
 import { startPair, startServer, type TestServer } from '../support/server.js';
+import { wsClient } from '../support/websocket.js';
+import { CACHE_FRESH_MS } from '../../src/assembly/response-cache.js';
 
 /**
  * Validators, 304s and the response cache, from outside: the ETag changes exactly when the answer does,
@@ -124,6 +126,19 @@ describe('the response cache', () => {
     expect(posted.body).toEqual({ data: { pets: [{ id: 1 }, { id: 2 }] } });
   });
 
+  it('never answers an operation on a WebSocket from what an HTTP request left, nor keeps its result', async () => {
+    const query = '{ pets(limit: 2) { id name } }';
+    const accept = { accept: 'application/graphql-response+json, application/json' };
+    await api.gql(query, undefined, accept);
+    expect((await api.gql(query, undefined, accept)).headers.get('cache-status')).toBe('animal-store; hit');
+    const socket = wsClient(api.url, { authorization: api.headers.authorization });
+    try {
+      for (let i = 0; i < 2; i++) expect(await socket.run(query)).toEqual({ data: { pets: [{ id: 1, name: 'Pet 1' }, { id: 2, name: 'Pet 2' }] } });
+    } finally {
+      await socket.dispose();
+    }
+  });
+
   it('counts hits as the requests they are: metrics, operations and the log', async () => {
     const before = await scrape(api.url);
     const path = gqlGet('query Counted { pets(limit: 1) { id } }');
@@ -236,6 +251,36 @@ describe('the response cache when its outbox reader cannot read', () => {
       await get(api, path);
       return (await get(api, path)).headers.get('cache-status');
     }, { timeout: 3_000, interval: 50 }).toBe('animal-store; hit');
+  });
+});
+
+// A read that hangs (a lock held on the outbox) rather than fails: MySQL's table locks; SQLite's readers never wait.
+describe.runIf(backend === 'mysql')('the response cache when its outbox reader hangs', () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startServer();
+    await api.post('/v1/pets', { name: 'Held', categoryId: 1 });
+  });
+  afterAll(async () => { await api?.close(); });
+
+  it('stops serving from the cache within its bound, and serves again once the read comes back', async () => {
+    const path = '/v1/pets/1';
+    await get(api, path);
+    expect((await get(api, path)).headers.get('cache-status')).toBe('animal-store; hit');
+    await api.store.exec('LOCK TABLES events WRITE');
+    const heldAt = Date.now();
+    try {
+      await expect.poll(async () => (await get(api, path)).headers.get('cache-status'), { timeout: 3_000, interval: 20 }).toBe('animal-store; fwd=bypass');
+      // The reader's last read began before the lock: it may be trusted 1 s, no longer.
+      expect(Date.now() - heldAt).toBeLessThan(CACHE_FRESH_MS + 500);
+      expect((await get(api, path)).status).toBe(200);
+    } finally {
+      await api.store.exec('UNLOCK TABLES');
+    }
+    await expect.poll(async () => {
+      await get(api, path);
+      return (await get(api, path)).headers.get('cache-status');
+    }, { timeout: 6_000, interval: 50 }).toBe('animal-store; hit');
   });
 });
 

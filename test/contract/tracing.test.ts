@@ -153,13 +153,18 @@ describe('traces, collected in memory', () => {
   it('a read from the response cache: the same request span and steps, marked a hit, with no execution and no statement', async () => {
     const path = '/v1/pets?limit=3&status=sold';
     await api.get(path);
-    await api.get(path);
-    const [miss, hit] = await requestTraces('GET /v1/pets', 2);
+    const tag = (await api.get(path)).headers.get('etag')!;
+    expect((await api.get(path, { 'if-none-match': tag })).status).toBe(304);
+    const [miss, hit, unchanged] = await requestTraces('GET /v1/pets', 3);
     expect(miss!.span.attributes).toMatchObject({ 'http.response.status_code': 200, 'animal_store.cache': 'miss' });
     expect(hit!.span.attributes).toMatchObject({ 'http.response.status_code': 200, 'animal_store.cache': 'hit', 'animal_store.key_id': expect.any(Number) });
+    expect(unchanged!.span.attributes).toMatchObject({ 'http.response.status_code': 304, 'animal_store.cache': 'hit' });
     expect(steps(miss!)).toEqual(['key look-up', 'limits', 'idempotency', 'graphql.execute']);
-    expect(steps(hit!)).toEqual(['key look-up', 'limits', 'idempotency']);
-    expect(sql(hit!)).toEqual([]);
+    // The hit and its 304: neither the resolvers nor the database.
+    for (const answered of [hit!, unchanged!]) {
+      expect(steps(answered)).toEqual(['key look-up', 'limits', 'idempotency']);
+      expect(sql(answered)).toEqual([]);
+    }
   });
 
   it('marks a 5xx as an error; a refusal (429 from the limits) is the work done right, its code noted', async () => {

@@ -60,6 +60,18 @@ describe('the response cache', () => {
     }), { numRuns: 300 });
   });
 
+  it('lets an answer kept with an end go at its end (what an instance keeps while it starts)', async () => {
+    const cache = createResponseCache(8_000);
+    const answer = { status: 200, headers: [], body: 'x', etag: '"e"' };
+    cache.store('ends', answer, [], cache.mark(), performance.now() + 30);
+    cache.store('stays', answer, [], cache.mark());
+    expect(cache.get('ends')).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(cache.get('ends')).toBeUndefined();
+    expect(cache.get('stays')).toBeDefined();
+    expect(cache.size).toBe(1);
+  });
+
   it('keeps no answer bigger than an eighth of the cache', () => {
     const cache = createResponseCache(8_000);
     expect(cache.store('big', { status: 200, headers: [], body: 'x'.repeat(1_200), etag: '"e"' }, [], cache.mark())).toBe(false);

@@ -6,7 +6,10 @@ local n = 0
 local post
 
 function init(args)
-  post = wrk.format("POST", "/v1/pets", { ["Content-Type"] = "application/json" }, '{"name":"Mixed","categoryId":2}')
+  -- The command line's headers (Authorization) as well: wrk.format takes the table given in place of them.
+  local headers = { ["Content-Type"] = "application/json" }
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  post = wrk.format("POST", "/v1/pets", headers, '{"name":"Mixed","categoryId":2}')
 end
 
 function request()
