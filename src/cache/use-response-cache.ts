@@ -115,9 +115,11 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
         return;
       }
       if (cached?.outcome === 'hit') {
-        // Sent as it was kept: a GET's validators are in its headers.
-        if (response.status === 200) response.headers.set('Cache-Status', CACHE_STATUS.hit);
-        parts.counted('hit');
+        // Sent as it was kept: a GET's validators are in its headers. (Refused instead: its points were gone.)
+        if (response.status === 200) {
+          response.headers.set('Cache-Status', CACHE_STATUS.hit);
+          parts.counted('hit');
+        }
         return;
       }
       if (response.status !== 200 || !isPlainResponse(response) || response.plainBody === null) return;
