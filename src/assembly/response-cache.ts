@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { OperationTypeNode, type ExecutionArgs } from 'graphql';
 import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { useResponseCache } from '../cache/use-response-cache.js';
@@ -45,6 +46,9 @@ export function createCache(config: Config, metrics: Metrics): ResponseCache | u
   return cache;
 }
 
+/** Keys longer than this (a GraphQL document, mostly) are kept as their SHA-256. */
+const LONG_KEY = 256;
+
 /** A restricted key's scopes decide which answers it may get; every unrestricted key sees the same. */
 const visibility = new WeakMap<ReadonlySet<Scope>, string>();
 const seenBy = (scopes: ReadonlySet<Scope> | undefined): string => {
@@ -88,8 +92,11 @@ export function responseCacheStep(
       // An operation on a WebSocket takes its result as a value (socket-results.ts), not a response's bytes.
       if (caller?.kind !== 'key' || serverContext.socketResult) return undefined;
       const asked = cacheable(serverContext);
+      if (asked === undefined) return undefined;
       // A GraphQL answer's media type follows Accept; a POST's answer has no validators, a GET's has.
-      return asked && `${request.method === 'POST' ? 'P' : 'G'} ${request.headers.get('accept') ?? ''} ${seenBy(caller.key.scopes)} ${asked}`;
+      const key = `${request.method === 'POST' ? 'P' : 'G'} ${request.headers.get('accept') ?? ''} ${seenBy(caller.key.scopes)} ${asked}`;
+      // A long document is kept by its digest: the cache holds 44 characters for it, not the document.
+      return key.length > LONG_KEY ? `#${hash('sha256', key, 'base64')}` : key;
     },
     // With Redis, a key's last write tells every instance how far it must have read; without, only the outbox can.
     catchUp: stores.redis ? () => undefined : () => within(outbox.poll(), READ_THROUGH_MS),

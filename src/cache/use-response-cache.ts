@@ -96,7 +96,7 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
       }
       await serverContext.deferredCost?.take();
       parts.served(serverContext);
-      endResponse(new Response(hit.body as BodyInit, { status: hit.status, headers: new HeaderMap(hit.headers as [string, string][]) }));
+      endResponse(new Response(hit.body as Uint8Array<ArrayBuffer>, { status: hit.status, headers: new HeaderMap(hit.headers as [string, string][]) }));
     },
 
     async onResponse({ request, response, serverContext, replaceResponse }) {
@@ -141,7 +141,8 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
         // A GraphQL answer with errors carries its request's id (and one from yoga's lane is not known to be without): not kept.
         const clean = serverContext.graphql === undefined || serverContext.answeredWithoutErrors === true;
         if (cached.mark !== undefined && cache && recording && !recording.wrote && clean) {
-          cache.store(cached.key, { status: 200, headers: [...response.headers], body, etag }, recording.reads, cached.mark, parts.expiresAt());
+          const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+          cache.store(cached.key, { status: 200, headers: [...response.headers], body: bytes, etag }, recording.reads, cached.mark, parts.expiresAt());
         }
         response.headers.set('Cache-Status', CACHE_STATUS[cached.outcome]);
       }

@@ -34,7 +34,7 @@ describe('the response cache', () => {
             for (const [key, reads] of kept) if (reads.some((r) => touches(r, t))) kept.delete(key);
           }
           const stale = step.changesBetween.some((t) => step.reads.some((r) => touches(r, t)));
-          const stored = cache.store(step.key, { status: 200, headers: [['content-type', 'application/json']], body: 'x'.repeat(step.size), etag: '"e"' }, step.reads, mark);
+          const stored = cache.store(step.key, { status: 200, headers: [['content-type', 'application/json']], body: Buffer.alloc(step.size, 120), etag: '"e"' }, step.reads, mark);
           if (stale) expect(stored).toBe(false);
           if (stored) kept.set(step.key, step.reads);
           else kept.delete(step.key);
@@ -62,7 +62,7 @@ describe('the response cache', () => {
 
   it('lets an answer kept with an end go at its end (what an instance keeps while it starts)', async () => {
     const cache = createResponseCache(8_000);
-    const answer = { status: 200, headers: [], body: 'x', etag: '"e"' };
+    const answer = { status: 200, headers: [], body: Buffer.from('x'), etag: '"e"' };
     cache.store('ends', answer, [], cache.mark(), performance.now() + 30);
     cache.store('stays', answer, [], cache.mark());
     expect(cache.get('ends')).toBeDefined();
@@ -74,14 +74,14 @@ describe('the response cache', () => {
 
   it('keeps no answer bigger than an eighth of the cache', () => {
     const cache = createResponseCache(8_000);
-    expect(cache.store('big', { status: 200, headers: [], body: 'x'.repeat(1_200), etag: '"e"' }, [], cache.mark())).toBe(false);
-    expect(cache.store('small', { status: 200, headers: [], body: 'x'.repeat(100), etag: '"e"' }, [], cache.mark())).toBe(true);
+    expect(cache.store('big', { status: 200, headers: [], body: Buffer.alloc(1_200, 120), etag: '"e"' }, [], cache.mark())).toBe(false);
+    expect(cache.store('small', { status: 200, headers: [], body: Buffer.alloc(100, 120), etag: '"e"' }, [], cache.mark())).toBe(true);
   });
 
   it('pushes out the least recently used first', () => {
     // Each entry about 1,600 bytes of 16,000: the tenth pushes one out.
     const cache = createResponseCache(16_000);
-    const answer = { status: 200, headers: [], body: 'x'.repeat(1_200), etag: '"e"' };
+    const answer = { status: 200, headers: [], body: Buffer.alloc(1_200, 120), etag: '"e"' };
     for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) cache.store(key, answer, [], cache.mark());
     expect(cache.size).toBe(9);
     cache.get('a');
