@@ -4,6 +4,7 @@ import { createResponseCache, type ResponseCache } from '../cache/response-cache
 import { useResponseCache } from '../cache/use-response-cache.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
+import { within } from '../db/deadline.js';
 import { ON_PRIMARY } from '../db/positions.js';
 import { session } from '../db/session.js';
 import { scopesText, type Scope } from '../domain/scopes.js';
@@ -27,12 +28,8 @@ export const CACHE_FRESH_MS = 1_000;
  */
 const READ_THROUGH_MS = 1_000;
 
-/** Resolves true when `read` ends within the time, false when it does not (a database that does not answer). */
-function within(read: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => { timer = setTimeout(resolve, ms, false); });
-  return Promise.race([read.then(() => true), late]).finally(() => clearTimeout(timer));
-}
+/** An outbox read begun now, ended within READ_THROUGH_MS: false when the database did not answer in time. */
+const readInTime = (outbox: LiveEvents['outbox']): Promise<boolean> => within(outbox.poll(), READ_THROUGH_MS).then(() => true, () => false);
 
 /** The response cache of RESPONSE_CACHE_MB (undefined when 0: off), its size and churn in the metrics. */
 export function createCache(config: Config, metrics: Metrics): ResponseCache | undefined {
@@ -99,7 +96,7 @@ export function responseCacheStep(
       return key.length > LONG_KEY ? `#${hash('sha256', key, 'base64')}` : key;
     },
     // With Redis, a key's last write tells every instance how far it must have read; without, only the outbox can.
-    catchUp: stores.redis ? () => undefined : () => within(outbox.poll(), READ_THROUGH_MS),
+    catchUp: stores.redis ? () => undefined : () => readInTime(outbox),
     bypass(serverContext) {
       if (outbox.failing) return 'outbox-unread';
       const asOf = outbox.readAsOf;
@@ -118,7 +115,7 @@ export function responseCacheStep(
     },
     async readThrough() {
       // Not read in time: no instance can be known to have read it, so the key's reads bypass every cache for the window.
-      return await within(outbox.poll(), READ_THROUGH_MS) && !outbox.failing ? outbox.newest : Number.MAX_SAFE_INTEGER;
+      return await readInTime(outbox) && !outbox.failing ? outbox.newest : Number.MAX_SAFE_INTEGER;
     },
     expiresAt: () => (performance.now() < warmUntil ? warmUntil : undefined),
     varyOf: (serverContext) => (serverContext.graphql ? 'Accept, Authorization' : 'Authorization'),

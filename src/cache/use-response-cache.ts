@@ -76,12 +76,13 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
     async onRequest({ request, serverContext, endResponse }) {
       // An API request (a page, a probe or a refusal was answered before it got here): its answer gets validators.
       serverContext.validated = true;
-      if (cache) serverContext.recording = new Recording();
       const key = cache ? parts.keyOf(request, serverContext) : undefined;
       const caughtUp = key === undefined ? undefined : parts.catchUp();
       const known = key !== undefined && (caughtUp === undefined || await caughtUp) && parts.bypass(serverContext) === undefined;
       const hit = known ? cache!.get(key) : undefined;
       if (!hit) {
+        // What its resolvers read and write (a hit runs none).
+        if (cache) serverContext.recording = new Recording();
         if (key !== undefined) serverContext.cached = known ? { key, outcome: 'miss', mark: cache!.mark() } : { key, outcome: 'bypass' };
         if (known) parts.readFresh(serverContext);
         // Its points are gone: only a 304 from what this instance knows was free, and it does not know.
