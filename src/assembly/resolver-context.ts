@@ -1,4 +1,5 @@
-import { RecordedOrders, RecordedPets } from '../cache/recorded-stores.js';
+import { identityOf } from '../auth/use-auth.js';
+import { RecordedOrders, RecordedPets, RecordedWebhooks, recordedFeed } from '../cache/recorded-stores.js';
 import type { Clock } from '../clock.js';
 import { fenced } from '../db/fence.js';
 import type { Cursors } from '../domain/cursor.js';
@@ -15,7 +16,8 @@ import type { Webhooks } from './webhooks.js';
  * One resolver context per request, on both surfaces; what it reads of the request is set by then. With
  * read replicas, a key's request has a session of its own (reads as of its last write), and stores on it;
  * a request holding an Idempotency-Key fences each of its writes, so a retry never writes twice; with the
- * response cache on, its stores note what it reads and whether it writes.
+ * response cache on, its stores note what it reads and whether it writes, and the context notes whether a
+ * resolver asked who the caller is (its key's id: then the answer is made for that caller alone).
  */
 export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webhooks, cursors: Cursors, clock: Clock) {
   const { statements, petsOn, ordersOn, pets, orders } = stores;
@@ -29,9 +31,19 @@ export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webh
     const o = recording ? new RecordedOrders(sql ? ordersOn(sql) : orders, recording) : sql ? ordersOn(sql) : orders;
     const key = request.caller?.kind === 'key' ? request.caller.key : undefined;
     return {
-      pets: p, orders: o, events: streams, feed, webhooks: webhooks.admin, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
-      keyId: key?.id, scopes: key?.scopes,
-      requestId: request.requestId, signal: request.streamSignal, reply: request.reply, quota: () => quotaOf(request),
+      pets: p, orders: o, events: streams, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,
+      feed: recording ? recordedFeed(feed, recording) : feed,
+      webhooks: recording ? new RecordedWebhooks(webhooks.admin, recording) : webhooks.admin,
+      keyId() {
+        if (recording) recording.caller = identityOf(request.caller);
+        return key?.id;
+      },
+      scopes: key?.scopes,
+      requestId: request.requestId, signal: request.streamSignal, reply: request.reply,
+      quota() {
+        if (recording) recording.unannounced = 'the quota';
+        return quotaOf(request);
+      },
       showsSecret: secretsShownIn(request),
     };
   };

@@ -16,6 +16,9 @@ declare module '../pipeline/context.js' {
 /** The request carries a valid key: it may be checked, costed and run. */
 export const hasKey = (serverContext: ServerContext): boolean => serverContext.caller?.kind === 'key';
 
+/** Who the caller is, beyond what it may do: what its own records belong to, and an answer made for it alone. */
+export const identityOf = (caller: Caller | undefined): string | undefined => (caller?.kind === 'key' ? `key ${caller.key.id}` : undefined);
+
 /**
  * Works out who is calling; answers nothing itself, so limits can count anonymous requests too. When the
  * key table is unreachable the lookup throws UNAVAILABLE (503), which the error boundary answers: a good

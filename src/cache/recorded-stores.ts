@@ -1,12 +1,23 @@
+import type { EventFeed } from '../domain/events.js';
 import type { NewOrderInput, OrderStatus } from '../domain/order.js';
 import type { NewPetInput, PetFieldsToSet, PetStatus } from '../domain/pet.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
+import type { WebhookAdmin } from '../domain/webhooks.js';
 import { pageRead, type Read } from './reads.js';
 
-/** What a request's resolvers did with the records: what they read, and whether they changed any. */
+/**
+ * What a request's resolvers did: what they read, whether they changed anything, whether they asked who
+ * the caller is (then the answer is that caller's alone: another key of the same scopes may be answered
+ * otherwise), and whether they read what no outbox event announces (then nothing would tell the cache it
+ * changed, and the answer is never kept).
+ */
 export class Recording {
   readonly reads: Read[] = [];
   wrote = false;
+  /** The identity of the caller the answer was made for, when a resolver asked for it. */
+  caller: string | undefined;
+  /** What it read that the outbox does not announce. */
+  unannounced: string | undefined;
 }
 
 const point = (kind: Read['kind'], id: number): Read => ({ kind, from: id, to: id });
@@ -82,3 +93,41 @@ export class RecordedOrders implements OrderStore {
     return this.store.update(id, status);
   }
 }
+
+/**
+ * A request's webhook endpoints and deliveries, whose reads no outbox event announces (an endpoint changes
+ * on one instance, and the others never hear of it): an answer that read them is never kept. They belong
+ * to a key: reading them asked who the caller is (the context's keyId), which the recording notes too.
+ */
+export class RecordedWebhooks implements WebhookAdmin {
+  constructor(private readonly admin: WebhookAdmin, private readonly recording: Recording) {}
+
+  list(keyId: number) {
+    this.recording.unannounced = 'webhook endpoints';
+    return this.admin.list(keyId);
+  }
+
+  get(keyId: number, id: number) {
+    this.recording.unannounced = 'webhook endpoints';
+    return this.admin.get(keyId, id);
+  }
+
+  deliveries(keyId: number, id: number, limit: number) {
+    this.recording.unannounced = 'webhook deliveries';
+    return this.admin.deliveries(keyId, id, limit);
+  }
+
+  create(...args: Parameters<WebhookAdmin['create']>) { return this.admin.create(...args); }
+  update(...args: Parameters<WebhookAdmin['update']>) { return this.admin.update(...args); }
+  delete(...args: Parameters<WebhookAdmin['delete']>) { return this.admin.delete(...args); }
+  test(...args: Parameters<WebhookAdmin['test']>) { return this.admin.test(...args); }
+  redeliver(...args: Parameters<WebhookAdmin['redeliver']>) { return this.admin.redeliver(...args); }
+}
+
+/** The event feed: what it answers grows with every change, and no event announces that to the cache. */
+export const recordedFeed = (feed: EventFeed, recording: Recording): EventFeed => ({
+  page(query) {
+    recording.unannounced = 'the event feed';
+    return feed.page(query);
+  },
+});

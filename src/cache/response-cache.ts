@@ -11,6 +11,8 @@ export interface CachedAnswer {
   readonly headers: readonly (readonly [string, string])[];
   readonly body: Uint8Array;
   readonly etag: string;
+  /** The identity of the only caller it may go to (its resolvers asked who the caller was); none: any caller of its key's scopes. */
+  readonly caller?: string;
 }
 
 interface Entry extends CachedAnswer {

@@ -1,3 +1,4 @@
+import { identityOf } from '../auth/use-auth.js';
 import type { ServerContext } from '../pipeline/context.js';
 import { HeaderMap } from '../pipeline/header-map.js';
 import type { Step } from '../pipeline/pipeline.js';
@@ -79,7 +80,9 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
       const key = cache ? parts.keyOf(request, serverContext) : undefined;
       const caughtUp = key === undefined ? undefined : parts.catchUp();
       const known = key !== undefined && (caughtUp === undefined || await caughtUp) && parts.bypass(serverContext) === undefined;
-      const hit = known ? cache!.get(key) : undefined;
+      const kept = known ? cache!.get(key) : undefined;
+      // Made for one caller alone (it read whose records, or who, the caller is): another caller's read runs.
+      const hit = kept?.caller === undefined || kept.caller === identityOf(serverContext.caller) ? kept : undefined;
       if (!hit) {
         // What its resolvers read and write (a hit runs none).
         if (cache) serverContext.recording = new Recording();
@@ -141,9 +144,11 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
         parts.counted(cached.outcome);
         // A GraphQL answer with errors carries its request's id (and one from yoga's lane is not known to be without): not kept.
         const clean = serverContext.graphql === undefined || serverContext.answeredWithoutErrors === true;
-        if (cached.mark !== undefined && cache && recording && !recording.wrote && clean) {
+        // What no outbox event announces (webhook endpoints, the feed, the quota) would never be dropped when it changes: not kept.
+        if (cached.mark !== undefined && cache && recording && !recording.wrote && recording.unannounced === undefined && clean) {
           const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-          cache.store(cached.key, { status: 200, headers: [...response.headers], body: bytes, etag }, recording.reads, cached.mark, parts.expiresAt());
+          const answer = { status: 200, headers: [...response.headers], body: bytes, etag, ...(recording.caller === undefined ? {} : { caller: recording.caller }) };
+          cache.store(cached.key, answer, recording.reads, cached.mark, parts.expiresAt());
         }
         response.headers.set('Cache-Status', CACHE_STATUS[cached.outcome]);
       }

@@ -34,8 +34,11 @@ export interface Context {
   readonly events: ChangeEvents;
   readonly feed: EventFeed;
   readonly webhooks: WebhookAdmin;
-  /** The calling key's id (every API call has one): what webhooks belong to. */
-  readonly keyId?: number;
+  /**
+   * The calling key's id (every API call has one): what webhooks belong to. Asked for, it makes the answer
+   * the caller's alone: the response cache then keeps it for no other key.
+   */
+  readonly keyId: () => number | undefined;
   /** A restricted key's scopes (undefined: it may do everything): what its webhooks may hear. */
   readonly scopes?: ReadonlySet<Scope>;
   readonly cursors: Cursors;

@@ -11,7 +11,8 @@ import { statusEnum } from './status-enum.js';
 /** The webhook types of the schema (endpoints, deliveries, their inputs), and who may see them: webhooks.ts roots them. */
 
 /** The calling key: every endpoint belongs to one, and is another key's NOT_FOUND. */
-export const ownerOf = ({ keyId }: Context): number => {
+export const ownerOf = (context: Context): number => {
+  const keyId = context.keyId();
   if (keyId === undefined) throw appError('UNAUTHENTICATED', 'Webhooks belong to a key: send one');
   return keyId;
 };
