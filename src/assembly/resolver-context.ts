@@ -1,6 +1,7 @@
 import { identityOf } from '../auth/use-auth.js';
 import { RecordedOrders, RecordedPets, RecordedWebhooks, recordedFeed } from '../cache/recorded-stores.js';
 import type { Clock } from '../clock.js';
+import { notingEventIds } from '../db/event-ids.js';
 import { fenced } from '../db/fence.js';
 import type { Cursors } from '../domain/cursor.js';
 import { secretsShownIn } from '../idempotency/use-idempotency.js';
@@ -26,9 +27,11 @@ export function resolverContext(stores: Stores, live: LiveEvents, webhooks: Webh
     const held = request.idempotency;
     const sql = held ? fenced(request.session ?? statements, held.id, () => clock.now()) : request.session;
     const { recording } = request;
-    // With the response cache on, what the resolvers read and write is noted: what the answer depends on.
-    const p = recording ? new RecordedPets(sql ? petsOn(sql) : pets, recording) : sql ? petsOn(sql) : pets;
-    const o = recording ? new RecordedOrders(sql ? ordersOn(sql) : orders, recording) : sql ? ordersOn(sql) : orders;
+    // With the response cache on, what the resolvers read and write is noted: what the answer depends on,
+    // and (a request that is not a cacheable read) the outbox ids its writes were given.
+    const on = recording && request.cached === undefined ? notingEventIds(sql ?? statements, recording.committed) : sql;
+    const p = recording ? new RecordedPets(on ? petsOn(on) : pets, recording) : sql ? petsOn(sql) : pets;
+    const o = recording ? new RecordedOrders(on ? ordersOn(on) : orders, recording) : sql ? ordersOn(sql) : orders;
     const key = request.caller?.kind === 'key' ? request.caller.key : undefined;
     return {
       pets: p, orders: o, events: streams, cursors, loaders: new Loaders(p, o), stream: request.streamPlace,

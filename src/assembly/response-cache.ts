@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { OperationTypeNode, type ExecutionArgs } from 'graphql';
+import { appliedAhead } from '../cache/applied-ahead.js';
 import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { useResponseCache } from '../cache/use-response-cache.js';
 import { systemClock } from '../clock.js';
@@ -22,10 +23,7 @@ import type { Surfaces } from './surfaces.js';
  * No cached answer is older than this: a change committed more than this before it was served had been read.
  */
 export const CACHE_FRESH_MS = 1_000;
-/**
- * How long a write's answer (or, without Redis, a cacheable read) waits for the outbox read that hears of
- * it; past it the answer goes, and the cache is not trusted with that write (see readThrough).
- */
+/** How long a cacheable read without Redis waits for the outbox read that hears of other instances' writes. */
 const READ_THROUGH_MS = 1_000;
 
 /** An outbox read begun now, ended within READ_THROUGH_MS: false when the database did not answer in time. */
@@ -71,6 +69,7 @@ export function responseCacheStep(
   // such transaction has ended, and everything it could have changed is read before being kept).
   const warmUntil = performance.now() + outboxHorizonMs(config);
   const { writes } = shared;
+  const ahead = appliedAhead();
   const cacheable = (serverContext: ServerContext): string | undefined => {
     const call = serverContext.graphql;
     if (!call) return surfaces.rest.useOf(serverContext.endpoint)?.cacheable ? `R ${serverContext.pathname}${serverContext.search}` : undefined;
@@ -104,18 +103,27 @@ export function responseCacheStep(
       if (!writes || serverContext.caller?.kind !== 'key') return undefined;
       // Redis did not answer the limits call: a write of the key's on another instance may be unknown here.
       if (stores.redis && serverContext.lastWrite === undefined) return 'last-write-unknown';
-      const written = writes.lastWrite(serverContext.caller.key.id, serverContext.lastWrite);
-      if (written && (written.through === undefined || (outbox.position ?? 0) < written.through)) return 'own-write';
+      const keyId = serverContext.caller.key.id;
+      const written = writes.lastWrite(keyId, serverContext.lastWrite);
+      if (!written) return undefined;
+      const { through } = written;
+      const position = outbox.position ?? 0;
+      if (through === undefined || (position < through && !ahead.covers(keyId, through, position))) return 'own-write';
       return undefined;
     },
-    // A replica that has applied the position the outbox reader saw has every change the cache has heard of
-    // (a replica behind it may lack one whose answer the cache already dropped); unknown, the primary.
-    readFresh(serverContext) {
-      if (stores.replicas) serverContext.session = session(stores.statements, stores.replicas, outbox.readPosition ?? ON_PRIMARY);
+    wroteHere(serverContext, recording) {
+      for (const touch of recording.changed) cache?.changed(touch);
+      if (!writes || serverContext.caller?.kind !== 'key') return;
+      const keyId = serverContext.caller.key.id;
+      ahead.note(keyId, recording.through!, writes.lastWrite(keyId, serverContext.lastWrite)?.through ?? 0);
     },
-    async readThrough() {
-      // Not read in time: no instance can be known to have read it, so the key's reads bypass every cache for the window.
-      return await readInTime(outbox) && !outbox.failing ? outbox.newest : Number.MAX_SAFE_INTEGER;
+    // A replica that has applied the position the outbox reader saw has every change the cache has heard of
+    // (a replica behind it may lack one whose answer the cache already dropped); unknown, or a write here not
+    // yet read (its change was dropped ahead of the reader), the primary.
+    readFresh(serverContext) {
+      if (!stores.replicas) return;
+      const fresh = ahead.ahead(outbox.position ?? 0) ? ON_PRIMARY : outbox.readPosition ?? ON_PRIMARY;
+      serverContext.session = session(stores.statements, stores.replicas, fresh);
     },
     expiresAt: () => (performance.now() < warmUntil ? warmUntil : undefined),
     varyOf: (serverContext) => (serverContext.graphql ? 'Accept, Authorization' : 'Authorization'),

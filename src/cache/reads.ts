@@ -18,10 +18,15 @@ export interface Touch {
   readonly id: number;
 }
 
-/** The records an event changed: a pet; or an order, and so its pet's list of orders. */
+/** What a change to a pet touches: the pet. */
+export const petTouches = (pet: { readonly id: number }): Touch[] => [{ kind: 'pet', id: pet.id }];
+/** What a change to an order touches: the order, and its pet's list of orders. */
+export const orderTouches = (order: { readonly id: number; readonly petId: number }): Touch[] => [{ kind: 'order', id: order.id }, { kind: 'ordersOfPet', id: order.petId }];
+
+/** The records an event changed. */
 export const touchedBy = (event: ChangeEvent): Touch[] => byRecord<Touch[]>(event, {
-  pet: ({ pet }) => [{ kind: 'pet', id: pet.id }],
-  order: ({ order }) => [{ kind: 'order', id: order.id }, { kind: 'ordersOfPet', id: order.petId }],
+  pet: ({ pet }) => petTouches(pet),
+  order: ({ order }) => orderTouches(order),
 });
 
 export const touches = (read: Read, touch: Touch): boolean => read.kind === touch.kind && read.from <= touch.id && touch.id <= read.to;

@@ -3,7 +3,7 @@ import type { NewOrderInput, OrderStatus } from '../domain/order.js';
 import type { NewPetInput, PetFieldsToSet, PetStatus } from '../domain/pet.js';
 import type { OrderStore, PetStore } from '../domain/stores.js';
 import type { WebhookAdmin } from '../domain/webhooks.js';
-import { pageRead, type Read } from './reads.js';
+import { orderTouches, pageRead, petTouches, type Read, type Touch } from './reads.js';
 
 /**
  * What a request's resolvers did: what they read, whether they changed anything, whether they asked who
@@ -18,6 +18,15 @@ export class Recording {
   caller: string | undefined;
   /** What it read that the outbox does not announce. */
   unannounced: string | undefined;
+  /** The highest outbox id its committed writes were given: every instance that has read past it has heard of them. */
+  through: number | undefined;
+  /** What its writes changed, as their events will say: this instance drops what they reached at once. */
+  readonly changed: Touch[] = [];
+
+  /** A write committed, its events at ids up to `id`. */
+  readonly committed = (id: number): void => {
+    this.through = Math.max(this.through ?? 0, id);
+  };
 }
 
 const point = (kind: Read['kind'], id: number): Read => ({ kind, from: id, to: id });
@@ -42,19 +51,24 @@ export class RecordedPets implements PetStore {
     return this.store.getMany(ids);
   }
 
-  create(pet: NewPetInput) {
+  async create(pet: NewPetInput) {
     this.recording.wrote = true;
-    return this.store.create(pet);
+    return this.changed(await this.store.create(pet));
   }
 
-  update(id: number, change: PetFieldsToSet) {
+  async update(id: number, change: PetFieldsToSet) {
     this.recording.wrote = true;
-    return this.store.update(id, change);
+    return this.changed(await this.store.update(id, change));
   }
 
-  delete(id: number) {
+  async delete(id: number) {
     this.recording.wrote = true;
-    return this.store.delete(id);
+    return this.changed(await this.store.delete(id));
+  }
+
+  private changed<P extends { id: number } | null>(pet: P): P {
+    if (pet) this.recording.changed.push(...petTouches(pet));
+    return pet;
   }
 }
 
@@ -83,14 +97,20 @@ export class RecordedOrders implements OrderStore {
     return this.store.ofPets(petIds);
   }
 
-  place(order: NewOrderInput) {
+  async place(order: NewOrderInput) {
     this.recording.wrote = true;
-    return this.store.place(order);
+    return this.changed(await this.store.place(order));
   }
 
-  update(id: number, status: OrderStatus) {
+  async update(id: number, status: OrderStatus) {
     this.recording.wrote = true;
-    return this.store.update(id, status);
+    return this.changed(await this.store.update(id, status));
+  }
+
+  /** An order's change moves its pet too (the events say both). */
+  private changed<C extends { order: { id: number; petId: number }; pet: { id: number } }>(change: C): C {
+    this.recording.changed.push(...orderTouches(change.order), ...petTouches(change.pet));
+    return change;
   }
 }
 

@@ -32,8 +32,11 @@ export interface ResponseCacheParts {
   bypass(serverContext: ServerContext): string | undefined;
   /** A miss that may be kept reads what the outbox has told (the primary, not a replica that may be behind). */
   readFresh(serverContext: ServerContext): void;
-  /** Reads the outbox now, so this instance's cache has heard of the request's write: the outbox id it was read through. */
-  readThrough(): Promise<number | undefined>;
+  /**
+   * A write committed on this instance, its events at outbox ids up to `recording.through`: what it changed
+   * is dropped here at once, ahead of this instance's outbox reader, and its key may be served here again.
+   */
+  wroteHere(serverContext: ServerContext, recording: Recording): void;
   /** When an answer made now must go whatever happens (performance.now()); undefined: only a change or the bound takes it. */
   expiresAt(): number | undefined;
   /** What the answer depends on besides its URL, for Vary. */
@@ -105,11 +108,15 @@ export function useResponseCache(parts: ResponseCacheParts): Step {
 
     async onResponse({ request, response, serverContext, replaceResponse }) {
       const recording = serverContext.recording;
-      // Before the answer goes: this instance has read the write's events (so its cache has dropped what
-      // they changed), and the key's next reads on every instance wait until theirs has too. A write that
-      // failed on the server's side may still have committed (the database went away as it did): not waited
-      // for, its key's reads skip every cache for the window. (A 4xx changed nothing: the read costs little.)
-      if (recording?.wrote) serverContext.writtenThrough = response.status < 500 ? await parts.readThrough() : Number.MAX_SAFE_INTEGER;
+      // The key's next reads, on every instance this one included, are served from a cache only once its
+      // outbox reader has passed the ids the write's events were given (left in Redis before the answer
+      // goes: use-read-your-writes.ts); nothing waits here for a read of the outbox. A write that failed on
+      // the server's side may still have committed (the database went away as it did): its key's reads skip
+      // every cache for the window. (A 4xx changed nothing.)
+      if (recording?.wrote) {
+        serverContext.writtenThrough = response.status < 500 ? recording.through : Number.MAX_SAFE_INTEGER;
+        if (response.status < 500 && recording.through !== undefined) parts.wroteHere(serverContext, recording);
+      }
       const read = isRead(request.method) && serverContext.validated === true;
       const cached = serverContext.cached;
       if (!read && !cached) return;

@@ -213,6 +213,22 @@ describe('the response cache across two instances', () => {
     }
   });
 
+  it('drops what a write changed on its own instance at once, yet never serves older than the key\'s write before it elsewhere', async () => {
+    const { a, b } = pair;
+    const { auth } = await a.newKey('pro');
+    for (let round = 0; round < 10; round++) {
+      // Both records kept on the first instance; then the key writes through the other, and at once through the first.
+      for (const path of ['/v1/pets/1', '/v1/pets/3']) {
+        await expect.poll(async () => (await get(a, path, auth)).headers.get('cache-status'), { timeout: 2_500, interval: 20 }).toBe('animal-store; hit');
+      }
+      await b.patch('/v1/pets/1', { name: `Elsewhere ${round}` }, auth);
+      await a.patch('/v1/pets/3', { name: `Here ${round}` }, auth);
+      const here = await get(a, '/v1/pets/3', auth);
+      expect((await here.json()).name).toBe(`Here ${round}`);
+      expect((await (await get(a, '/v1/pets/1', auth)).json()).name).toBe(`Elsewhere ${round}`);
+    }
+  });
+
   it('shows another key\'s write within the stream\'s delay', async () => {
     const { a, b } = pair;
     const reader = await b.newKey('pro');
