@@ -3,11 +3,11 @@
  * dist/bundle/server.mjs (src/entry.ts) and its chunks, our code in one minified ESM bundle with source
  * maps cut down to our own files, so that a stack trace in a log names src/... and its line.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ownLinesOnly, type RawSourceMap } from './own-source-map.js';
+import { publish } from './publish-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = resolve(ROOT, 'dist/bundle');
@@ -26,7 +26,6 @@ const own = (mapFile: string) => (source: string) => {
   return /^(src|migrations)\//.test(path);
 };
 
-await rm(OUT, { recursive: true, force: true });
 const { outputFiles } = await build({
   absWorkingDir: ROOT,
   entryPoints: { server: 'src/entry.ts' },
@@ -54,10 +53,10 @@ const { outputFiles } = await build({
   logLevel: 'warning',
 });
 
-for (const file of outputFiles) {
-  await mkdir(dirname(file.path), { recursive: true });
-  const contents = file.path.endsWith('.map')
-    ? JSON.stringify(ownLinesOnly(JSON.parse(file.text) as RawSourceMap, own(file.path)))
-    : file.contents;
-  await writeFile(file.path, contents);
-}
+// Not written over the last build: instances started from it may still import its chunks (publish-bundle.ts).
+await publish(OUT, 'server.mjs', outputFiles.map((file) => ({
+  path: relative(OUT, file.path).split(sep).join('/'),
+  contents: file.path.endsWith('.map')
+    ? Buffer.from(JSON.stringify(ownLinesOnly(JSON.parse(file.text) as RawSourceMap, own(file.path))))
+    : file.contents,
+})));

@@ -15,15 +15,23 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
+/** Where a spawned server runs from, and what else its node is given. */
+export interface SpawnOptions {
+  /** The checkout whose build it runs. @default this one */
+  readonly cwd?: string;
+  /** Flags put before the launch's own (an `--import` that watches its loading). @default [] */
+  readonly nodeArgs?: readonly string[];
+}
+
 /**
  * Runs the built service as operators run it (`npm start`): its own process, launched as the Dockerfile
  * launches it (its bundle, its ENV and its CMD's node flags, on this machine's node), settings from the environment.
  */
-export function spawnServer(env: Record<string, string>): ServerProcess {
+export function spawnServer(env: Record<string, string>, { cwd = ROOT, nodeArgs = [] }: SpawnOptions = {}): ServerProcess {
   const launch = productionLaunch();
   const [, ...args] = launch.cmd;
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd,
     // No drain window unless a test asks for one: a stopped server closes at once, as before the window.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...launch.env, PORT: '0', HOST: '127.0.0.1', DRAIN_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,9 +82,9 @@ export function spawnedServers() {
     }
   });
   return {
-    async start(env: Record<string, string> = {}) {
+    async start(env: Record<string, string> = {}, options?: SpawnOptions) {
       const store = await freshStore();
-      const server = spawnServer({ ...store.env, ...env });
+      const server = spawnServer({ ...store.env, ...env }, options);
       running.push({ server, store });
       return { server, store };
     },
