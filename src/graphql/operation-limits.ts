@@ -4,6 +4,7 @@ import {
 } from 'graphql';
 import type { OperationLimits } from '../config.js';
 import { appError, type AppError } from '../errors.js';
+import { checkDocumentNesting } from './document-nesting.js';
 import { ESTIMATE_CAP } from './node-estimate.js';
 
 /** An operation that passed the limits, with what it costs: one point per root field. */
@@ -12,8 +13,9 @@ export interface CheckedOperation {
   readonly cost: number;
 }
 
-/** Parses within the token limit: a document past it is refused before it is fully read. */
+/** Parses within the token limit and MAX_NESTING: a document past either is refused before it is fully read. */
 export function parseWithin(query: string, limits: OperationLimits): DocumentNode {
+  checkDocumentNesting(query, limits.maxTokens);
   try {
     return parse(query, { maxTokens: limits.maxTokens });
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { DocumentNode, OperationTypeNode } from 'graphql';
 import { appError } from '../errors.js';
+import { checkNesting } from '../pipeline/nesting.js';
 
 /** The GraphQL-over-HTTP parameters of one operation, as yoga runs them: the document's text resolved. */
 export interface GraphQLParams {
@@ -94,9 +95,13 @@ function sentParams(raw: unknown): SentParams {
 }
 
 function jsonParameter(name: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw appError('BAD_REQUEST', `"${name}" must be JSON`);
   }
+  // As a POST's body is (pipeline/body.ts): a query string may be longer than a body (MAX_HEADER_BYTES).
+  checkNesting(value, `"${name}"`);
+  return value;
 }

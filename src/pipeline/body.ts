@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { appError, type AppError } from '../errors.js';
+import { checkNesting } from './nesting.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -36,11 +37,15 @@ export async function readJsonBody(request: Request, types: readonly string[] = 
   } catch {
     throw appError('BAD_REQUEST', 'The request body is not valid UTF-8');
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw appError('BAD_REQUEST', `The request body is not valid JSON: ${(error as Error).message}`);
   }
+  // V8's JSON.parse does not recurse, at any depth; much of what reads the body afterwards does.
+  checkNesting(body, 'The request body');
+  return body;
 }
 
 async function fromWeb(body: ReadableStream<Uint8Array> | null, limit: number, tooLarge: () => AppError): Promise<Buffer> {

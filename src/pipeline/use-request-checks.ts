@@ -5,13 +5,21 @@ import type { ServerContext } from './context.js';
 import type { Step } from './pipeline.js';
 import type { Route } from './routing.js';
 
+/**
+ * The longest If-None-Match a GET may send, declared in the OpenAPI document from here. Our ETags are 29
+ * characters (a quoted SHA-1 in base64url): room for thirty of them, where a browser sends one. The field
+ * is split and compared per tag, so its length is work.
+ */
+export const IF_NONE_MATCH_MAX_LENGTH = 1_024;
+
 /** A public page's request (GraphiQL shares /graphql with the API): it has no body to read. */
 const isPageRequest = (route: Route, request: Request) => (route.page ? route.page.takes?.(request) ?? true : false);
 
 /**
  * What a keyed request asks for, before it is counted: the route and method (404, 405 with Allow; a HEAD
- * is its GET), and a POST's or PATCH's body (JSON, 415; at most 64 KiB, 413; well-formed, 400), read once
- * for both surfaces.
+ * is its GET), a GET's If-None-Match (at most IF_NONE_MATCH_MAX_LENGTH, 400), and a POST's or PATCH's
+ * body (JSON, 415; at most 64 KiB, 413; well-formed and at most MAX_NESTING deep, 400), read once for
+ * both surfaces.
  * A problem is kept as the request's rejection, answered by useRejection once the request is counted.
  * Steps after this one check what the surface makes of the request (a GraphQL operation's document).
  */
@@ -35,6 +43,11 @@ export function useRequestChecks({ when, documentation }: {
       }
       serverContext.endpoint = endpoint;
       if (endpoint.free) serverContext.cost = 0;
+      // Only a read's is looked at (cache/validators.ts); elsewhere it is ignored, whatever its length.
+      const validator = request.method === 'GET' || request.method === 'HEAD' ? request.headers.get('if-none-match') : null;
+      if (validator !== null && validator.length > IF_NONE_MATCH_MAX_LENGTH) {
+        return reject(appError('BAD_REQUEST', `If-None-Match must be at most ${IF_NONE_MATCH_MAX_LENGTH} characters: send the ETags of the answers you hold`));
+      }
       // Only a body is waited for: a GET is checked without a promise.
       if (!endpoint.body) return undefined;
       return readJsonBody(request, endpoint.body, serverContext.req).then((body) => { serverContext.body = body; }, reject);

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { OpenAPIV3 } from 'openapi-types';
 import { PAGE_SIZE } from '../domain/ids.js';
+import { IF_NONE_MATCH_MAX_LENGTH } from '../pipeline/use-request-checks.js';
 import { lifecycleOf } from '../schema/extensions.js';
 import { fieldUses, type FieldUse } from '../schema/requirements.js';
 import { components, ERRORS, RATE_LIMIT_HEADERS, ref } from './openapi-components.js';
@@ -97,7 +98,7 @@ function completeOperation(operation: Operation, routed: RoutedField, use: Field
       required: false,
       description: 'The `ETag` of an answer you hold: while the answer is unchanged, the service says `304 Not Modified` without '
         + 'a body, and takes no point from the key\'s limits.',
-      schema: { type: 'string', minLength: 1 },
+      schema: { type: 'string', minLength: 1, maxLength: IF_NONE_MATCH_MAX_LENGTH },
     }];
   }
   const validators: Record<string, OpenAPIV3.ReferenceObject> = read ? { ETag: ref('headers', 'ETag'), 'Cache-Status': ref('headers', 'Cache-Status') } : {};

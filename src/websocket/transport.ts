@@ -5,6 +5,7 @@ import { CloseCode, makeServer, type ExecutionResult } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authenticate } from '../auth/authenticate.js';
 import { log } from '../log.js';
+import { MAX_NESTING, textNestsDeeper } from '../pipeline/nesting.js';
 import type { Handler } from '../pipeline/pipeline.js';
 import { authorizationOf } from './connection-params.js';
 import { runOperation, type Outcome, type Peer } from './operation.js';
@@ -121,7 +122,11 @@ export function createWebSocketTransport(options: WebSocketOptions) {
       close: (code, reason) => socket.close(code, reason),
       onMessage: (deliver) => socket.on('message', (data, isBinary) => {
         if (!guard.admit()) return;
-        deliver(isBinary ? '' : String(data)).catch((error: unknown) => {
+        const text = isBinary ? '' : String(data);
+        // graphql-ws parses without recursing, but stringifies a ping's payload back, and an operation is posted
+        // (operation.ts): a message too deep for that is refused as one graphql-ws cannot read is (4400).
+        if (textNestsDeeper(text)) return socket.close(CloseCode.BadRequest, `The message nests deeper than ${MAX_NESTING} levels of arrays and objects`);
+        deliver(text).catch((error: unknown) => {
           // A message of a type only the server sends (next, error, connection_ack) is valid JSON of the
           // protocol, which graphql-ws then refuses by throwing: the client's mistake, not ours.
           if (error instanceof Error && error.message.startsWith('Unexpected message of type')) {

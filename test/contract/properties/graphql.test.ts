@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { wire } from '../../support/arbitraries/deep.js';
 import { graphqlBody } from '../../support/arbitraries/graphql.js';
 import { clientHeaders } from '../../support/arbitraries/headers.js';
 import { checkContract } from '../../support/contract-checks.js';
@@ -12,7 +13,7 @@ const target = fuzzTarget();
 describe('GraphQL, any operation (property)', () => {
   it('never answers 5xx, gives every error one of our codes with its status, and writes a pet only when one is returned', async () => {
     const request = fc.record({
-      body: fc.oneof({ weight: 9, arbitrary: graphqlBody.map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: fc.string() }),
+      body: fc.oneof({ weight: 9, arbitrary: graphqlBody }, { weight: 1, arbitrary: fc.string() }),
       headers: fc.oneof(
         { weight: 4, arbitrary: fc.constant({ authorization: `Bearer ${target.key}`, 'content-type': 'application/json' }) },
         { weight: 1, arbitrary: clientHeaders(target.key, target.restrictedKey) },
@@ -21,12 +22,14 @@ describe('GraphQL, any operation (property)', () => {
     });
     await fc.assert(fc.asyncProperty(request, async (req) => {
       const before = await target.pets.count();
-      // GET carries the operation in the query string, as GraphQL over HTTP allows for queries.
-      const parsed = (() => { try { return JSON.parse(req.body); } catch { return undefined; } })();
-      const asGet = req.get && parsed && typeof parsed === 'object' && !Array.isArray(parsed);
-      const search = asGet ? `?${new URLSearchParams(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}` : '';
-      const response = await fetch(`${target.api.url}/graphql${search}`, {
-        method: asGet ? 'GET' : 'POST', headers: req.headers, body: asGet ? undefined : req.body,
+      // GET carries the operation in the query string, as GraphQL over HTTP allows for queries; one too
+      // long for MAX_HEADER_BYTES (deep variables) goes as a POST (past it, the server may cut the upload short).
+      const sent = typeof req.body === 'string' ? req.body : wire(req.body);
+      const query = typeof req.body === 'object' && req.get
+        ? `?${new URLSearchParams(Object.entries(req.body).map(([k, v]) => [k, typeof v === 'string' ? v : wire(v)]))}` : '';
+      const asGet = query.length > 0 && query.length < 8_000;
+      const response = await fetch(`${target.api.url}/graphql${asGet ? query : ''}`, {
+        method: asGet ? 'GET' : 'POST', headers: req.headers, body: asGet ? undefined : sent,
       });
       // A subscription that was accepted streams until closed: its headers are the answer to check. One
       // refused before it streams is a stream too, for a client that takes only streams: its error is checked.

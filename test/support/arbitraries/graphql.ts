@@ -37,12 +37,17 @@ const mutated = fc.tuple(fc.constantFrom(...VALID), fc.nat(), fc.oneof(fc.consta
         : doc.slice(0, i) + text + doc.slice(i + text.length);
   });
 
-/** Nested selections and many aliases: within the limits or far past them. */
+/** Nested selections, values and many aliases: within the limits or far past them (graphql-js's parser recurses per level). */
 const heavy = fc.oneof(
   fc.integer({ min: 1, max: 40 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: pets(limit: 1) { id }`).join(' ')} }`),
   fc.integer({ min: 1, max: 30 }).map((n) => `{ pets { ${'__typename '.repeat(n)} } }`),
   fc.integer({ min: 1, max: 20 }).map((n) => `query Q { pets { id ${'... on Pet { '.repeat(n)}name${' }'.repeat(n)} } }`),
   fc.integer({ min: 1, max: 20 }).map((n) => `{ pets { id ${'@include(if: true) '.repeat(n)} } }`),
+  fc.oneof(fc.integer({ min: 100, max: 160 }), fc.integer({ min: 1_000, max: 20_000 })).chain((n) => fc.constantFrom(
+    `{ nodes(ids: ${'['.repeat(n)}${']'.repeat(n)}) { nodeId } }`,
+    `{ pets(status: ${'{a: '.repeat(n)}1${'}'.repeat(n)}) { id } }`,
+    `{ pets { ${'a { '.repeat(n)}id${' }'.repeat(n)} } }`,
+  )),
 );
 
 /** A document: a valid one, an edited one, a heavy one, or text. */

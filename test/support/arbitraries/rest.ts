@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { EVENT_TYPES } from '../../../src/domain/events.js';
+import { deepJson, wire } from './deep.js';
 
 const STATUSES = ['available', 'pending', 'sold', 'placed', 'approved', 'delivered', 'cancelled'];
 
@@ -13,8 +14,11 @@ const oddNumber = fc.oneof(
   fc.integer(), fc.double(), fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e308, -0, 9007199254740991),
 );
 
-/** Any JSON value, shallow or deep. */
-export const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom({}, [], null, true, 'x'));
+/** Any JSON value, shallow, or deep past the service's nesting limit (write it with wire()). */
+export const anyJson = fc.oneof(
+  { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }) }, { weight: 3, arbitrary: fc.constantFrom({}, [], null, true, 'x') },
+  { weight: 1, arbitrary: deepJson },
+);
 
 /** A NewPet as the spec has it, then perhaps broken one field at a time. */
 export const petBody = fc.record({
@@ -66,9 +70,9 @@ export const webhookBody = fc.record({
 
 /** A body as bytes on the wire: JSON of a pet or of anything, or not JSON at all. */
 export const bodyText = fc.oneof(
-  { weight: 4, arbitrary: petBody.map((b) => JSON.stringify(b)) },
-  { weight: 3, arbitrary: storeBody.map((b) => JSON.stringify(b)) },
-  { weight: 2, arbitrary: webhookBody.map((b) => JSON.stringify(b)) },
-  { weight: 1, arbitrary: anyJson.map((b) => JSON.stringify(b)) },
+  { weight: 4, arbitrary: petBody.map(wire) },
+  { weight: 3, arbitrary: storeBody.map(wire) },
+  { weight: 2, arbitrary: webhookBody.map(wire) },
+  { weight: 1, arbitrary: anyJson.map(wire) },
   { weight: 1, arbitrary: fc.oneof(oddText, fc.constantFrom('{', '{"name":', '[1,', '{"name":"a","categoryId":1}garbage', '\u0000', 'null')) },
 );
