@@ -50,7 +50,7 @@ export async function startLiveEvents(
     source: replicas && cache ? outboxQueries : { read: outboxQueries.read, last: outboxQueries.last },
     deliver: (event) => byRecord(event, { pet: events.pet, order: events.order }),
     // The cache drops what an event changed as soon as it is read, without waiting for a lower id still missing.
-    read: cache && ((event) => { for (const touch of touchedBy(event)) cache.changed(touch); }),
+    read: cache && ((event) => cache.heard(event.id, touchedBy(event))),
     horizonMs: outboxHorizonMs(config),
     clock: systemClock,
   });

@@ -112,7 +112,7 @@ export function responseCacheStep(
       return undefined;
     },
     wroteHere(serverContext, recording) {
-      for (const touch of recording.changed) cache?.changed(touch);
+      cache?.appliedEarly(recording.events, recording.changed);
       if (!writes || serverContext.caller?.kind !== 'key') return;
       const keyId = serverContext.caller.key.id;
       ahead.note(keyId, recording.through!, writes.lastWrite(keyId, serverContext.lastWrite)?.through ?? 0);

@@ -18,15 +18,20 @@ export class Recording {
   caller: string | undefined;
   /** What it read that the outbox does not announce. */
   unannounced: string | undefined;
-  /** The highest outbox id its committed writes were given: every instance that has read past it has heard of them. */
-  through: number | undefined;
+  /** The outbox ids its committed writes' events were given. */
+  readonly events: number[] = [];
   /** What its writes changed, as their events will say: this instance drops what they reached at once. */
   readonly changed: Touch[] = [];
 
-  /** A write committed, its events at ids up to `id`. */
-  readonly committed = (id: number): void => {
-    this.through = Math.max(this.through ?? 0, id);
+  /** A write committed, its events at `ids`. */
+  readonly committed = (ids: readonly number[]): void => {
+    this.events.push(...ids);
   };
+
+  /** The highest of its events' ids: every instance whose reader has passed it has heard of them all. */
+  get through(): number | undefined {
+    return this.events.length > 0 ? Math.max(...this.events) : undefined;
+  }
 }
 
 const point = (kind: Read['kind'], id: number): Read => ({ kind, from: id, to: id });

@@ -30,6 +30,8 @@ const READ_BYTES = 120;
 const RECENT = 4_096;
 /** One answer may take this share of the cache at most: a few big answers do not push out every small one. */
 const LARGEST_SHARE = 8;
+/** Events applied early remembered at most (each is forgotten when the reader hears it). */
+const EARLY = 4_096;
 
 const KINDS: readonly ReadKind[] = ['pet', 'order', 'ordersOfPet'];
 
@@ -53,6 +55,8 @@ export function createResponseCache(maxBytes: number, events: CacheEvents = { ev
   /** Changes so far, and the latest of them (ring), for the answers being made. */
   let changes = 0;
   const recent: Touch[] = new Array<Touch>(RECENT);
+  /** Ids of events applied before the outbox reader heard of them (this instance's own writes). */
+  const early = new Set<number>();
 
   function remove(entry: Entry): void {
     entries.delete(entry.key);
@@ -140,6 +144,22 @@ export function createResponseCache(maxBytes: number, events: CacheEvents = { ev
       for (const [entry, reads] of spans.get(touch.kind)!) if (reads.some((read) => touches(read, touch))) dropped.add(entry);
       for (const entry of dropped) remove(entry);
       if (dropped.size > 0) events.invalidated(dropped.size);
+    },
+
+    /**
+     * A write of this instance committed: what its events (at `ids`) changed goes now, before the outbox
+     * reader hears of them, and not again when it does (what was kept meanwhile was made after the write).
+     */
+    appliedEarly(ids: readonly number[], touches: readonly Touch[]): void {
+      for (const touch of touches) this.changed(touch);
+      for (const id of ids) early.add(id);
+      if (early.size > EARLY) early.delete(early.values().next().value!);
+    },
+
+    /** The outbox reader heard of an event: what it changed goes, unless it went early. */
+    heard(id: number, touches: readonly Touch[]): void {
+      if (early.delete(id)) return;
+      for (const touch of touches) this.changed(touch);
     },
 
     /** Everything goes (the instance can no longer tell which answers a change reached). */

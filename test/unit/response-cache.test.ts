@@ -92,6 +92,32 @@ describe('the response cache', () => {
   });
 });
 
+describe('changes applied early', () => {
+  const answer = { status: 200, headers: [], body: new Uint8Array(10), etag: '"x"' };
+  const pet = (id: number): Read => ({ kind: 'pet', from: id, to: id });
+
+  it('drops what a write here changed at once, and what was kept after it survives the reader hearing of it', () => {
+    const cache = createResponseCache(100_000);
+    cache.store('before', answer, [pet(5)], cache.mark());
+    cache.appliedEarly([41, 42], [{ kind: 'pet', id: 5 }]);
+    expect(cache.get('before')).toBeUndefined();
+    cache.store('after', answer, [pet(5)], cache.mark());
+    cache.heard(41, [{ kind: 'pet', id: 5 }]);
+    cache.heard(42, [{ kind: 'pet', id: 5 }]);
+    expect(cache.get('after')).toBeDefined();
+    // An event this instance did not apply early drops it as any change does.
+    cache.heard(43, [{ kind: 'pet', id: 5 }]);
+    expect(cache.get('after')).toBeUndefined();
+  });
+
+  it('never keeps an answer begun before a change applied early', () => {
+    const cache = createResponseCache(100_000);
+    const mark = cache.mark();
+    cache.appliedEarly([7], [{ kind: 'pet', id: 3 }]);
+    expect(cache.store('late', answer, [pet(3)], mark)).toBe(false);
+  });
+});
+
 describe('what a page read', () => {
   const rows = (...ids: number[]) => ids.map((id) => ({ id }));
   it('is the ids after its cursor up to its last row when full, and every id above when not', () => {
