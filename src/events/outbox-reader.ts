@@ -35,8 +35,6 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
   let failing = false;
   /** When the last read that reached the newest event started: every event committed before then has been read. */
   let readAsOf: number | undefined;
-  /** The highest id read, settled or not. */
-  let newest = 0;
   /** The primary's position once the last read was done: a replica that has it has every event read so far. */
   let readPosition: string | undefined;
   /** Read, above an id still missing. */
@@ -51,7 +49,6 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
       let top = floor;
       for (const event of events) {
         top = Math.max(top, event.id);
-        newest = Math.max(newest, event.id);
         // An event heard since the position was asked: the position no longer covers what was heard.
         readPosition = undefined;
         heard(event);
@@ -90,8 +87,6 @@ export function createOutboxReader<E extends { readonly id: number }>(options: {
     }),
     /** Whether the last read failed: what it waited for is not known to be settled. */
     get failing(): boolean { return failing; },
-    /** The highest id read (a lower one may still be missing); the floor when none was read above it. */
-    get newest(): number { return Math.max(newest, floor ?? 0); },
     /** The primary's position after the last read: a replica that has applied it has every event read (when the source tells it). */
     get readPosition(): string | undefined { return readPosition; },
     /** When the last complete read started (the clock's ms): nothing committed before it is unread. */
