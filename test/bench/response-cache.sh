@@ -4,7 +4,8 @@
 # alternation, each server pinned to CPU 0 and wrk to CPU 1 as the shared bench does.
 #   test/bench/response-cache.sh BENCH_DIR NAME=URL=KEY...
 # BENCH_DIR is the shared bench's folder (its ceiling.mjs and wrk/shape.lua); start each target with its
-# service.sh (RESPONSE_CACHE_MB=0 in the environment for an uncached one). Env: ROUNDS (3), SECONDS (10),
+# service.sh (RESPONSE_CACHE_MB=0 in the environment for an uncached one; test/bench/hit-floor.mjs for the
+# least a 304 can cost). Env: ROUNDS (3), SECONDS (10),
 # CONNS (32), BENCH_NODE (node: the binary ceiling runs on), CEILING_PORT (18080), ONLY (304 or mixed: one of them).
 set -euo pipefail
 set -f
