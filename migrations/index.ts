@@ -13,6 +13,7 @@ import { WebhookDeliveriesOnRequest1764550800000 } from './1764550800000-Webhook
 import { CreateIdempotencyFences1764633600000 } from './1764633600000-CreateIdempotencyFences.js';
 import { KeyDocuments1764720000000 } from './1764720000000-KeyDocuments.js';
 import { CreateAdminAudit1764806400000 } from './1764806400000-CreateAdminAudit.js';
+import { CreateTokenSubjects1764892800000 } from './1764892800000-CreateTokenSubjects.js';
 
 /** Every migration, oldest first. A database that has run one not listed here is newer than this build. */
 export const MIGRATIONS = [
@@ -21,5 +22,5 @@ export const MIGRATIONS = [
   EventsPrunedById1764288000000, CreateWebhooks1764374400000, KeyScopesAndDeprecatedCalls1764460800000,
   EventsByType1764547200000,
   WebhookDeliveriesOnRequest1764550800000, CreateIdempotencyFences1764633600000, KeyDocuments1764720000000,
-  CreateAdminAudit1764806400000,
+  CreateAdminAudit1764806400000, CreateTokenSubjects1764892800000,
 ];

@@ -7,6 +7,7 @@ import { sharedState } from './assembly/shared-state.js';
 import { openStores } from './assembly/stores.js';
 import { createSurfaces } from './assembly/surfaces.js';
 import { startWebhooks } from './assembly/webhooks.js';
+import { tokenCallers } from './auth/tokens/token-callers.js';
 import { createAuthenticator, recheckEvery } from './auth/authenticate.js';
 import { systemClock, type Clock } from './clock.js';
 import { closerStack, type Closers } from './closers.js';
@@ -104,7 +105,13 @@ async function assemble(
   const deprecatedCalls = deprecatedCallLog(stores.keys, clock);
   closers.push('the deprecated-call log', () => deprecatedCalls.close());
   let draining = false;
-  const authenticate = createAuthenticator(stores.keys, config.keyCacheTtlSeconds, clock);
+  const tokens = config.tokens && tokenCallers(config.tokens, stores.tokenSubjects);
+  if (tokens) {
+    // Not waited for: keys work at once, and a token waits for its issuer's keys only if they are not here yet.
+    tokens.start();
+    closers.push('the access-token keys', async () => tokens.stop());
+  }
+  const authenticate = createAuthenticator(stores.keys, config.keyCacheTtlSeconds, clock, tokens);
   const pipeline = createPipeline(requestSteps({
     config, stores, shared, surfaces, webhooks, metrics, deprecatedCalls, tracing, extra: steps, authenticate,
     draining: () => draining,

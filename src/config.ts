@@ -5,6 +5,7 @@
 import { adminConfig } from './config/admin.js';
 import { redisConfig } from './config/redis.js';
 import { replicaConfig } from './config/replicas.js';
+import { tokenConfig } from './config/tokens.js';
 import { tracingConfig } from './config/tracing.js';
 import type { Config, DatabaseConfig, HttpLimits } from './config/types.js';
 import { settingsReader } from './settings/declarations.js';
@@ -43,7 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: get('PORT'), host: get('HOST'), database, redis: redisConfig(env, problems), redisPrefix,
     logLevel: get('LOG_LEVEL'), logFormat: get('LOG_FORMAT'), accessLogSample: get('ACCESS_LOG_SAMPLE'), metricsToken: get('METRICS_TOKEN'),
     admin: adminConfig(get('ADMIN_PORT'), get('ADMIN_HOST'), get('ADMIN_TOKENS'), problems),
-    keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'), drainSeconds: get('DRAIN_SECONDS'),
+    keyCacheTtlSeconds: get('KEY_CACHE_TTL_SECONDS'), tokens: tokenConfig(env, problems), trustProxyHops: get('TRUST_PROXY'), memoryTrimSeconds: get('MEMORY_TRIM_SECONDS'), drainSeconds: get('DRAIN_SECONDS'),
     responseCacheBytes: get('RESPONSE_CACHE_MB') * 1_048_576,
     rateLimits: {
       anonymousPerMinute: get('ANONYMOUS_PER_MINUTE'),

@@ -6,6 +6,7 @@ import { createDataSource } from '../db/data-source.js';
 import { orderStore } from '../db/orders.js';
 import { petStore } from '../db/pets.js';
 import { prepared } from '../db/prepared.js';
+import { tokenSubjectStore } from '../db/token-subjects.js';
 import { createReplicas } from '../db/replicas.js';
 import { log } from '../log.js';
 import { connectRedis } from '../redis/connection.js';
@@ -46,6 +47,7 @@ export async function openStores(config: Config, clock: Clock, closers: Closers)
     /** The primary's fixed statements, taken once: every store, the pruning and the read sessions share them. */
     statements: prepared(dataSource),
     keys: apiKeyStore(dataSource),
+    tokenSubjects: tokenSubjectStore(dataSource),
     /** The stores on given statements (a request's session or fence), and on the primary's own. */
     petsOn, ordersOn, pets: petsOn(), orders: ordersOn(),
   };

@@ -6,6 +6,8 @@ import { storedScopes, type Scope } from '../domain/scopes.js';
 import { isDocumentMode, type DocumentMode } from '../settings/declarations.js';
 import { log } from '../log.js';
 import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
+import type { TokenCallers } from './tokens/token-callers.js';
+import { looksLikeJwt, TOKEN_REFUSALS } from './tokens/verify.js';
 
 /** A key that may be used now, with the limits it is held to. */
 export interface ActiveKey {
@@ -20,10 +22,12 @@ export interface ActiveKey {
   readonly scopes?: ReadonlySet<Scope>;
   /** Which GraphQL documents it may send, when its own setting overrides the service's. */
   readonly documents?: DocumentMode;
+  /** An access token's subject (auth/tokens/), not a key: nothing of it is in the key table. */
+  readonly viaToken?: true;
 }
 
 /** Why a request has no key to act with (the metrics count 401s by it). */
-export const NO_KEY_REASONS = ['missing', 'malformed', 'mistyped', 'unknown', 'revoked', 'expired'] as const;
+export const NO_KEY_REASONS = ['missing', 'malformed', 'mistyped', 'unknown', 'revoked', 'expired', ...TOKEN_REFUSALS] as const;
 export type NoKeyReason = typeof NO_KEY_REASONS[number];
 
 export type Caller =
@@ -42,7 +46,7 @@ const TOUCH_EVERY_MS = 60_000;
  * the database is asked at most once per key and TTL however hard a key is used or guessed at; a
  * revoked key stops working on every instance within that time.
  */
-export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock: Clock) {
+export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock: Clock, tokens?: TokenCallers) {
   const cache = new Map<string, { key: Found; expires: number }>();
 
   async function load(hash: string, now: number): Promise<Found> {
@@ -94,6 +98,8 @@ export function createAuthenticator(keys: ApiKeyStore, ttlSeconds: number, clock
         : 'An API key is required: send "Authorization: Bearer <API key>"';
       return { kind: 'anonymous', problem, sentToken: false, reason: authorization ? 'malformed' : 'missing' };
     }
+    // One step tells the two apart; what follows sees a caller either way.
+    if (tokens && looksLikeJwt(token)) return tokens.callerOf(token);
     const now = clock.now();
     if (!looksLikeKey(token)) return callerOf(null, now);
     if (!checksumHolds(token)) {

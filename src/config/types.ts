@@ -21,6 +21,20 @@ export interface ReplicaConfig {
   readonly waitMs: number;
 }
 
+/** Access tokens from OpenID providers, taken beside keys (auth/tokens/). */
+export interface TokenConfig {
+  /** Each exactly as its tokens' `iss` carries it. */
+  readonly issuers: readonly string[];
+  readonly audience: string;
+  /** The plan whose limits each token subject gets. */
+  readonly plan: 'free' | 'pro' | 'business';
+  readonly scopeClaim: string;
+  readonly scopePrefix: string;
+  readonly leewaySeconds: number;
+  readonly refreshSeconds: number;
+  readonly maxStaleSeconds: number;
+}
+
 export interface Config {
   readonly port: number;
   /** undefined: every interface, as node:http does by default. */
@@ -32,6 +46,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly logLevel: LogLevel;
   readonly keyCacheTtlSeconds: number;
+  /** undefined: no issuers, so a bearer is a key or nothing. */
+  readonly tokens: TokenConfig | undefined;
   /** How many proxies in front append to X-Forwarded-For; 0: the socket's address is the client's. */
   readonly trustProxyHops: number;
   /** How often the process looks whether a busy spell has ended, to give its heap back (ops/memory-trim.ts); 0: never. */

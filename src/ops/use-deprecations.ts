@@ -23,7 +23,8 @@ export function useDeprecations(calls: DeprecatedCallLog, counter: Counter<'fiel
       if (!deprecated?.length || serverContext.caller?.kind !== 'key') return;
       const keyId = serverContext.caller.key.id;
       for (const { field } of deprecated) counter.inc({ field });
-      calls.record(keyId);
+      // A token's subject has no key record to count on.
+      if (!serverContext.caller.key.viaToken) calls.record(keyId);
       if (serverContext.graphql) serverContext.warnings = deprecated.map(warningOf);
     },
     onResponse({ serverContext, response }) {

@@ -6,16 +6,16 @@ import { bool, booleanSetting, fraction, intInRange, oneOf, trustProxy } from '.
  * (docs/settings.md) is printed from here by `npm run schema` and checked for drift, and a document
  * that quotes a default reads it from here.
  */
-export type Section = 'server' | 'admin' | 'database' | 'replicas' | 'redis' | 'limits' | 'events' | 'webhooks' | 'graphql' | 'logs' | 'traces';
+export type Section = 'server' | 'admin' | 'database' | 'replicas' | 'redis' | 'limits' | 'tokens' | 'events' | 'webhooks' | 'graphql' | 'logs' | 'traces';
 
 export const SECTION_TITLES: Readonly<Record<Section, string>> = {
   server: 'Server and HTTP', admin: 'Admin API (keys over HTTP)', database: 'Database', replicas: 'Read replicas (MySQL)', redis: 'Redis',
-  limits: 'Keys and rate limits', events: 'Live events', webhooks: 'Webhooks', graphql: 'GraphQL operation limits',
+  limits: 'Keys and rate limits', tokens: 'Access tokens (OpenID Connect)', events: 'Live events', webhooks: 'Webhooks', graphql: 'GraphQL operation limits',
   logs: 'Logs and metrics', traces: 'Traces (OpenTelemetry)',
 };
 
 /** What a setting means nothing without: set alone, startup refuses it. */
-export type Needs = 'DATABASE_REPLICA_URLS' | 'a Redis' | 'REDIS_SENTINELS';
+export type Needs = 'DATABASE_REPLICA_URLS' | 'a Redis' | 'REDIS_SENTINELS' | 'JWT_ISSUERS';
 
 export interface Declared<T> {
   readonly section: Section;
@@ -41,8 +41,8 @@ const flag = (section: Section, fallback: boolean, meaning: string) => ({
   read: (raw: string | undefined, name: string, problems: string[]) => bool(raw, name, fallback, problems),
 }) satisfies Declared<boolean>;
 
-const choice = <T extends string>(section: Section, allowed: readonly T[], fallback: T, meaning: string) => ({
-  section, shown: `\`${fallback}\``, takes: allowed.map((one) => `\`${one}\``).join(', '), meaning,
+const choice = <T extends string>(section: Section, allowed: readonly T[], fallback: T, meaning: string, needs?: Needs) => ({
+  section, shown: `\`${fallback}\``, takes: allowed.map((one) => `\`${one}\``).join(', '), meaning, ...(needs ? { needs } : {}),
   read: (raw: string | undefined, name: string, problems: string[]) => oneOf(raw, name, allowed, fallback, problems),
 }) satisfies Declared<T>;
 
@@ -118,6 +118,15 @@ export const SETTINGS = {
   BAN_WINDOW_SECONDS: integer('limits', 60, 1, 86_400, 'The window in which `BAN_THRESHOLD` refusals ban a key'),
   BAN_SECONDS: integer('limits', 600, 1, 604_800, 'How long a ban lasts'),
 
+  JWT_ISSUERS: text('tokens', '—',
+    '`https://idp.example.com/,…`: the identity providers whose RFC 9068 access tokens are taken beside keys (up to 8), each `iss` exactly as its tokens carry it; its keys are found from its OpenID discovery document (or RFC 8414 metadata). `https` only, loopback aside'),
+  JWT_AUDIENCE: text('tokens', '—', 'This API\'s identifier at the providers (required with `JWT_ISSUERS`): a token\'s `aud` must contain it, or, for a token without `aud` (Cognito\'s), its `client_id` be it', 'JWT_ISSUERS'),
+  JWT_PLAN: choice('tokens', ['free', 'pro', 'business'] as const, 'free', 'The plan whose limits each end user (each token subject) gets, in windows of its own', 'JWT_ISSUERS'),
+  JWT_SCOPE_CLAIM: text('tokens', '`scope`', 'The claim that carries a token\'s scopes: a space-separated string or an array (Auth0\'s `permissions`, Okta\'s `scp`)', 'JWT_ISSUERS'),
+  JWT_SCOPE_PREFIX: text('tokens', '—', 'A prefix taken off each scope name before it is read (Cognito\'s `<resource server>/`); a scope without it is ignored', 'JWT_ISSUERS'),
+  JWT_CLOCK_LEEWAY_SECONDS: integer('tokens', 30, 0, 60, 'How far the provider\'s clock may be from ours for `exp`, `nbf` and `iat`', 'JWT_ISSUERS'),
+  JWT_KEYS_REFRESH_SECONDS: integer('tokens', 300, 10, 86_400, 'How often each provider\'s keys are fetched again, in the background (a token naming an unknown key fetches them at most once per 5 s)', 'JWT_ISSUERS'),
+  JWT_KEYS_MAX_STALE_SECONDS: integer('tokens', 3_600, 60, 604_800, 'While a provider cannot be reached, how long its last keys keep being trusted', 'JWT_ISSUERS'),
   SUBSCRIPTIONS_PER_KEY: integer('events', 5, 1, 1_000, 'Open subscription streams one key may hold at once, across all instances'),
   STREAM_QUEUE_EVENTS: integer('events', 1_000, 1, 100_000, 'Events a subscription stream holds for a client that reads slower than they come; past it the stream ends with `STREAM_OVERFLOW`'),
   EVENT_RETENTION_HOURS: integer('events', 72, 1, 8_760,
