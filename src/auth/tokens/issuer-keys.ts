@@ -35,6 +35,7 @@ export function issuerKeys(issuer: string, refreshMs: number, maxStaleMs: number
   let lastAttempt = -Infinity;
   let lastFailed = false;
   let timer: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
 
   const refresh = (): Promise<void> => {
     pending ??= fetchIssuerKeys(issuer)
@@ -45,6 +46,10 @@ export function issuerKeys(issuer: string, refreshMs: number, maxStaleMs: number
       }, (error: unknown) => {
         if (!lastFailed) log.warn({ issuer, err: error }, 'an issuer\'s keys could not be fetched: its last keys serve meanwhile');
         lastFailed = true;
+        // Tried again soon, in the background, so that recovery never waits on a token being refused first.
+        clearTimeout(retry);
+        retry = setTimeout(() => void refresh(), REFETCH_COOLDOWN_MS);
+        retry.unref();
       })
       .finally(() => { lastAttempt = now(); pending = undefined; });
     return pending;
@@ -65,10 +70,8 @@ export function issuerKeys(issuer: string, refreshMs: number, maxStaleMs: number
       } catch (error) {
         if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
         // A key the provider may have just added: fetch once more, unless it was tried a moment ago or is down.
-        if (lastFailed || now() - lastAttempt < REFETCH_COOLDOWN_MS) {
-          if (lastFailed && now() - lastAttempt >= REFETCH_COOLDOWN_MS) void refresh();
-          throw error;
-        }
+        // The provider is known to be down (its retry is scheduled), or was asked a moment ago: refused at once.
+        if (lastFailed || now() - lastAttempt < REFETCH_COOLDOWN_MS) throw error;
         await refresh();
         return (usable() ?? set)(header, token);
       }
@@ -80,6 +83,7 @@ export function issuerKeys(issuer: string, refreshMs: number, maxStaleMs: number
     },
     stop() {
       clearInterval(timer);
+      clearTimeout(retry);
     },
   };
 }
