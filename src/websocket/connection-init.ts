@@ -2,9 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import type { Authenticate } from '../auth/authenticate.js';
+import type { Clock } from '../clock.js';
 import type { Handler } from '../pipeline/pipeline.js';
 import { reasonOf } from './close-reason.js';
 import { authorizationOf } from './connection-params.js';
+import { watchCredentials } from './credentials.js';
 import { runOperation, type Peer } from './operation.js';
 import type { SocketGuard } from './socket-guard.js';
 
@@ -21,19 +23,21 @@ export interface ConnectionInitOptions {
   /** The request pipeline, as every HTTP request runs it. */
   readonly run: Handler;
   readonly authenticate: Authenticate;
-  /** How often an open socket's key is looked at again. */
+  /** How often an open socket's key is looked at again: a revoked key's sockets close within the key cache's TTL. */
   readonly recheckMs: number;
+  /** The time authentication reads: a key's expiry is counted down from it. */
+  readonly clock: Clock;
   /** Proxies in front that append X-Forwarded-For (TRUST_PROXY): only then is it read. */
   readonly trustProxyHops: number;
 }
 
 /**
  * graphql-ws's onConnect: connection_init must carry a key that is good now, else the socket is closed
- * (4403, with the refusal's words); an accepted socket's key is looked at again every `recheckMs` (a
- * revoked key closes it, 4403). True when the connection is accepted.
+ * (4403, with the refusal's words); an accepted socket lives no longer than its key (credentials.ts: a
+ * revoked key closes it within the key cache's TTL, an expiring one at its expiry). True when accepted.
  */
 export function connectionInit(options: ConnectionInitOptions) {
-  const { run, authenticate, recheckMs, trustProxyHops } = options;
+  const { run, authenticate, recheckMs, clock, trustProxyHops } = options;
   return async (connectionParams: Readonly<Record<string, unknown>> | undefined, connection: Connection): Promise<boolean> => {
     const authorization = authorizationOf(connectionParams);
     const caller = await Promise.resolve(authenticate(authorization)).catch(() => undefined);
@@ -47,11 +51,10 @@ export function connectionInit(options: ConnectionInitOptions) {
       return false;
     }
     connection.peer = peerOf(connection.request, authorization!, trustProxyHops);
-    connection.guard.watchKey(async () => {
-      const now = await Promise.resolve(authenticate(authorization)).catch(() => undefined);
-      // An unreachable key table is no revocation: the socket stays.
-      if (now?.kind === 'anonymous') connection.socket.close(CloseCode.Forbidden, reasonOf(now.problem));
-    }, recheckMs);
+    watchCredentials({
+      socket: connection.socket, guard: connection.guard, key: caller.key, recheckMs, clock,
+      recheck: () => Promise.resolve(authenticate(authorization)).catch(() => undefined),
+    });
     return true;
   };
 }
