@@ -40,6 +40,8 @@ export function createSocketGuard(socket: WebSocket, draining: () => boolean): S
   let messages = 0;
   let recheck: NodeJS.Timeout | undefined;
   let ending: NodeJS.Timeout | undefined;
+  // connection_init's key check is awaited: a socket may close before its timers are asked for.
+  let disposed = false;
 
   const answering = () => {
     let count = 0;
@@ -84,15 +86,18 @@ export function createSocketGuard(socket: WebSocket, draining: () => boolean): S
     },
     close,
     watchKey(check, everyMs) {
+      if (disposed) return;
       recheck = setInterval(() => void check(), everyMs);
       recheck.unref();
     },
     endIn(end, inMs) {
+      if (disposed) return;
       ending = setTimeout(end, inMs);
       ending.unref();
     },
     drain: closeIfDrained,
     dispose() {
+      disposed = true;
       clearInterval(recheck);
       clearTimeout(ending);
       for (const id of [...operations.keys()]) close(id);
