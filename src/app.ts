@@ -121,7 +121,7 @@ async function assemble(
   const handle = nodeListener(run, () => leaving);
   // Each operation on a socket runs through `run`, as the POST it stands for.
   const sockets = createWebSocketTransport({
-    run, authenticate, schema, recheckMs: recheckEvery(config.keyCacheTtlSeconds), maxPayloadBytes: BODY_LIMIT_BYTES, trustProxyHops: config.trustProxyHops,
+    run, authenticate, clock, schema, recheckMs: recheckEvery(config.keyCacheTtlSeconds), maxPayloadBytes: BODY_LIMIT_BYTES, trustProxyHops: config.trustProxyHops,
   });
   closers.push('the WebSocket connections', () => sockets.close());
 

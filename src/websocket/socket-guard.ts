@@ -27,16 +27,21 @@ export interface SocketGuard {
   close(id: string): void;
   /** Runs `check` every `everyMs` while the socket is open (the key's standing). */
   watchKey(check: () => Promise<void>, everyMs: number): void;
+  /** Runs `end` once in `inMs`, unless the socket closed first (the key's expiry). */
+  endIn(end: () => void, inMs: number): void;
   drain(): void;
   dispose(): void;
 }
 
-/** One socket's bookkeeping: its open operations, its message rate, its key's recheck, and the drain. */
+/** One socket's bookkeeping: its open operations, its message rate, its key's recheck and expiry, and the drain. */
 export function createSocketGuard(socket: WebSocket, draining: () => boolean): SocketGuard {
   const operations = new Map<string, { controller: AbortController; answering: boolean }>();
   let window = 0;
   let messages = 0;
   let recheck: NodeJS.Timeout | undefined;
+  let ending: NodeJS.Timeout | undefined;
+  // connection_init's key check is awaited: a socket may close before its timers are asked for.
+  let disposed = false;
 
   const answering = () => {
     let count = 0;
@@ -81,12 +86,20 @@ export function createSocketGuard(socket: WebSocket, draining: () => boolean): S
     },
     close,
     watchKey(check, everyMs) {
+      if (disposed) return;
       recheck = setInterval(() => void check(), everyMs);
       recheck.unref();
     },
+    endIn(end, inMs) {
+      if (disposed) return;
+      ending = setTimeout(end, inMs);
+      ending.unref();
+    },
     drain: closeIfDrained,
     dispose() {
+      disposed = true;
       clearInterval(recheck);
+      clearTimeout(ending);
       for (const id of [...operations.keys()]) close(id);
     },
   };

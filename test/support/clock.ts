@@ -10,3 +10,11 @@ export function testClock(start = Date.now()): TestClock {
   let now = start;
   return { now: () => now, advance: (ms) => { now += ms; } };
 }
+
+/**
+ * A clock that keeps real time, for what the service times with a timer as well as reads on its clock (a
+ * socket closed at its key's expiry): moved by hand, the two would disagree.
+ */
+export function realClock(): TestClock {
+  return { now: () => Date.now(), advance: () => { throw new Error('a real clock is not moved by hand'); } };
+}
