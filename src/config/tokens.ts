@@ -1,3 +1,4 @@
+import { PLANS } from '../domain/plans.js';
 import { settingsNeeding, settingsReader } from '../settings/declarations.js';
 import type { TokenConfig } from './types.js';
 
@@ -37,10 +38,20 @@ export function tokenConfig(env: NodeJS.ProcessEnv, problems: string[]): TokenCo
   const get = settingsReader(env, problems);
   const audience = get('JWT_AUDIENCE');
   if (!audience) problems.push('JWT_AUDIENCE is required with JWT_ISSUERS: a token made for another API must not be taken here');
+  const plan = get('JWT_PLAN');
+  const perMinute = get('JWT_PER_MINUTE');
+  const perDay = get('JWT_PER_DAY');
+  if (plan === 'enterprise' && (perMinute === 0 || perDay === 0)) {
+    problems.push('JWT_PLAN=enterprise needs JWT_PER_MINUTE and JWT_PER_DAY: the limits each subject gets');
+  }
+  if (plan !== 'enterprise' && (env.JWT_PER_MINUTE || env.JWT_PER_DAY)) {
+    problems.push(`JWT_PER_MINUTE and JWT_PER_DAY are for JWT_PLAN=enterprise; the ${plan} plan has its own limits`);
+  }
+  const limits = plan === 'enterprise' ? { perMinute, perDay } : PLANS[plan];
   return {
     issuers,
     audience: audience ?? '',
-    plan: get('JWT_PLAN'),
+    plan, ...limits,
     scopeClaim: get('JWT_SCOPE_CLAIM') ?? 'scope',
     scopePrefix: get('JWT_SCOPE_PREFIX') ?? '',
     leewaySeconds: get('JWT_CLOCK_LEEWAY_SECONDS'),

@@ -26,8 +26,10 @@ export interface TokenConfig {
   /** Each exactly as its tokens' `iss` carries it. */
   readonly issuers: readonly string[];
   readonly audience: string;
-  /** The plan whose limits each token subject gets. */
-  readonly plan: 'free' | 'pro' | 'business';
+  /** The plan each token subject is on, and the limits that gives it. */
+  readonly plan: 'free' | 'pro' | 'business' | 'enterprise';
+  readonly perMinute: number;
+  readonly perDay: number;
   readonly scopeClaim: string;
   readonly scopePrefix: string;
   readonly leewaySeconds: number;

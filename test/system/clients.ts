@@ -86,12 +86,13 @@ async function withRetries(send: (tries: number) => Promise<Response>, samples: 
 }
 
 /**
- * A REST writer: creates pets, one after another, each with a name of its own, until `until`. `keyless`
+ * A REST writer: creates pets, one after another (`everyMs` apart, or at once), each with a name of its own, until `until`. `key` is a key or an access token. `keyless`
  * breaks it on purpose (SYSTEM_BREAK=keyless): its writes go without an Idempotency-Key, so a retry after
  * a lost answer writes again, which the auditor must catch as a write stored twice.
  */
-export async function restWriter(url: string, key: string, label: string, until: number, log: ClientLog, keyless = false): Promise<void> {
+export async function restWriter(url: string, key: string, label: string, until: number, log: ClientLog, keyless = false, everyMs = 0): Promise<void> {
   for (let n = 0; Date.now() < until; n++) {
+    if (everyMs > 0 && n > 0) await sleep(everyMs);
     const name = `${label}-${n}`;
     const idempotencyKey = randomUUID();
     // Each try's X-Request-Id names the write and the try: the instances' access logs tell what became of each.

@@ -30,6 +30,7 @@ import { buildReport } from './report.js';
 import { writeReport } from './report-page.js';
 import { terminalSummary } from './report-text.js';
 import { missingPackages } from './prerequisites.js';
+import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 
 const { values } = parseArgs({
   options: {
@@ -58,11 +59,13 @@ const DRAIN_MS = 180_000;
 let deployment: Deployment | undefined;
 let failoverWatch: { stop(): Promise<void> } | undefined;
 let receivers: Receiver[] = [];
+let tokenIssuer: TestIssuer | undefined;
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   await Promise.all(receivers.map((r) => r.stop()));
+  await tokenIssuer?.close();
   await failoverWatch?.stop();
   await deployment?.stop();
 };
@@ -102,7 +105,15 @@ if (missing.length > 0) {
 
 try {
   console.log(`system: starting ${count} instances, HAProxy, MariaDB primary + replica, Redis + Sentinels`);
-  deployment = await deploy({ count, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  // A frontend's users call with access tokens from their identity provider: one of the writers is one of them.
+  tokenIssuer = await startIssuer({ accessTokenTtlSeconds: minutes * 60 + 600 });
+  deployment = await deploy({
+    count,
+    env: {
+      WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      JWT_ISSUERS: tokenIssuer.issuer, JWT_AUDIENCE: tokenIssuer.audience, JWT_PLAN: 'business',
+    },
+  });
   const d = deployment;
   console.log(`system: up at ${d.url} (files in ${d.dir})`);
   if (broken.size > 0) console.log(`system: SYSTEM_BREAK=${[...broken].join(',')}: the audit must fail`);
@@ -114,6 +125,7 @@ try {
     d.key('enterprise', roomy), d.key('enterprise', roomy),
   ]);
   const prefix = `system-${Date.now().toString(36)}`;
+  const userToken = await tokenIssuer.token('app-1', { scope: 'pets:read pets:write' });
   const startedAt = Date.now();
   const until = startedAt + minutes * 60_000;
   // Some slow, one failing for 20 s a third of the way in: its deliveries wait for their retries.
@@ -147,6 +159,8 @@ try {
   // Everything that writes: once it is done, the readers read to the end of what is there.
   const writers = Promise.all([
     ...[1, 2, 3, 4].map((i) => restWriter(d.url, writerKey, `${prefix}-w${i}`, until, log, broken.has('keyless'))),
+    // Under the business plan's 1,000 a minute: a write every 100 ms.
+    restWriter(d.url, userToken, `${prefix}-t1`, until, log, broken.has('keyless'), 100),
     graphqlWriter(d.url, writerKey, `${prefix}-g1`, until, log),
     updater(d.url, writerKey, until, log, updates),
     versionedClient(d.url, versionKeyA, `${prefix}-va`, until, log, versionWrites, versionReads, versionedPets),

@@ -2,7 +2,6 @@ import { hash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { TokenConfig } from '../../config.js';
 import type { TokenSubjectStore } from '../../db/token-subjects.js';
-import { PLANS } from '../../domain/plans.js';
 import { isScope, type Scope } from '../../domain/scopes.js';
 import { appError } from '../../errors.js';
 import type { ActiveKey, Caller } from '../authenticate.js';
@@ -35,7 +34,7 @@ export function tokenCallers(config: TokenConfig, subjects: TokenSubjectStore): 
   const verifier = tokenVerifier(config);
   const remembered = new Map<string, Remembered>();
   const subjectIds = new Map<string, number>();
-  const limits = PLANS[config.plan];
+  const limits = { perMinute: config.perMinute, perDay: config.perDay };
 
   const remember = (digest: string, caller: Caller, until: number): Caller => {
     if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
