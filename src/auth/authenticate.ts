@@ -2,37 +2,15 @@ import type { Clock } from '../clock.js';
 import type { ApiKeyStore } from '../db/api-keys.js';
 import { keyStanding } from '../domain/key-standing.js';
 import { limitsOf, type Plan } from '../domain/plans.js';
-import { storedScopes, type Scope } from '../domain/scopes.js';
-import { isDocumentMode, type DocumentMode } from '../settings/declarations.js';
+import { storedScopes } from '../domain/scopes.js';
+import { isDocumentMode } from '../settings/declarations.js';
 import { log } from '../log.js';
 import { bearerToken, checksumHolds, hashKey, looksLikeKey } from './keys.js';
+import type { ActiveKey, Caller } from './caller.js';
 import type { TokenCallers } from './tokens/token-callers.js';
-import { looksLikeJwt, TOKEN_REFUSALS } from './tokens/verify.js';
+import { looksLikeJwt } from './tokens/verify.js';
 
-/** A key that may be used now, with the limits it is held to. */
-export interface ActiveKey {
-  readonly id: number;
-  readonly prefix: string;
-  readonly plan: Plan;
-  readonly perMinute: number;
-  readonly perDay: number;
-  /** Unix ms at which it stops working, if it does. */
-  readonly expiresAt?: number;
-  /** A restricted key's scopes; without them, it may call everything. */
-  readonly scopes?: ReadonlySet<Scope>;
-  /** Which GraphQL documents it may send, when its own setting overrides the service's. */
-  readonly documents?: DocumentMode;
-  /** An access token's subject (auth/tokens/), not a key: nothing of it is in the key table. */
-  readonly viaToken?: true;
-}
-
-/** Why a request has no key to act with (the metrics count 401s by it). */
-export const NO_KEY_REASONS = ['missing', 'malformed', 'mistyped', 'unknown', 'revoked', 'expired', ...TOKEN_REFUSALS] as const;
-export type NoKeyReason = typeof NO_KEY_REASONS[number];
-
-export type Caller =
-  | { readonly kind: 'key'; readonly key: ActiveKey }
-  | { readonly kind: 'anonymous'; readonly problem: string; readonly sentToken: boolean; readonly reason: NoKeyReason };
+export { NO_KEY_REASONS, type ActiveKey, type Caller, type NoKeyReason } from './caller.js';
 
 /** A key record as the cache keeps it: usable, revoked (for good), or none. */
 type Found = ActiveKey | 'revoked' | null;

@@ -1,4 +1,3 @@
-import { PLANS } from '../domain/plans.js';
 import { settingsNeeding, settingsReader } from '../settings/declarations.js';
 import type { TokenConfig } from './types.js';
 
@@ -47,11 +46,10 @@ export function tokenConfig(env: NodeJS.ProcessEnv, problems: string[]): TokenCo
   if (plan !== 'enterprise' && (env.JWT_PER_MINUTE || env.JWT_PER_DAY)) {
     problems.push(`JWT_PER_MINUTE and JWT_PER_DAY are for JWT_PLAN=enterprise; the ${plan} plan has its own limits`);
   }
-  const limits = plan === 'enterprise' ? { perMinute, perDay } : PLANS[plan];
   return {
     issuers,
     audience: audience ?? '',
-    plan, ...limits,
+    plan, perMinute, perDay,
     scopeClaim: get('JWT_SCOPE_CLAIM') ?? 'scope',
     scopePrefix: get('JWT_SCOPE_PREFIX') ?? '',
     leewaySeconds: get('JWT_CLOCK_LEEWAY_SECONDS'),

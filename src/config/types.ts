@@ -26,8 +26,9 @@ export interface TokenConfig {
   /** Each exactly as its tokens' `iss` carries it. */
   readonly issuers: readonly string[];
   readonly audience: string;
-  /** The plan each token subject is on, and the limits that gives it. */
+  /** The plan each token subject is on. */
   readonly plan: 'free' | 'pro' | 'business' | 'enterprise';
+  /** An enterprise plan's limits for each subject; 0 on the others (theirs are the plan's). */
   readonly perMinute: number;
   readonly perDay: number;
   readonly scopeClaim: string;

@@ -19,7 +19,7 @@ describe('loadConfig: access tokens', () => {
   it('reads the issuers exactly as written, with the defaults', () => {
     const tokens = loadConfig({ JWT_ISSUERS: 'https://tenant.auth0.com/, http://127.0.0.1:8080/realms/pets', JWT_AUDIENCE: 'https://api.example' }).tokens;
     expect(tokens).toEqual({
-      issuers: ['https://tenant.auth0.com/', 'http://127.0.0.1:8080/realms/pets'], audience: 'https://api.example', plan: 'free', perMinute: 60, perDay: 1_000,
+      issuers: ['https://tenant.auth0.com/', 'http://127.0.0.1:8080/realms/pets'], audience: 'https://api.example', plan: 'free', perMinute: 0, perDay: 0,
       scopeClaim: 'scope', scopePrefix: '', leewaySeconds: 30, refreshSeconds: 300, maxStaleSeconds: 3_600,
     });
   });

@@ -2,9 +2,10 @@ import { hash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { TokenConfig } from '../../config.js';
 import type { TokenSubjectStore } from '../../db/token-subjects.js';
+import { PLANS } from '../../domain/plans.js';
 import { isScope, type Scope } from '../../domain/scopes.js';
 import { appError } from '../../errors.js';
-import type { ActiveKey, Caller } from '../authenticate.js';
+import type { ActiveKey, Caller } from '../caller.js';
 import { KeysUnavailable } from './issuer-keys.js';
 import { tokenVerifier, type TokenRefusal } from './verify.js';
 
@@ -34,7 +35,7 @@ export function tokenCallers(config: TokenConfig, subjects: TokenSubjectStore): 
   const verifier = tokenVerifier(config);
   const remembered = new Map<string, Remembered>();
   const subjectIds = new Map<string, number>();
-  const limits = { perMinute: config.perMinute, perDay: config.perDay };
+  const limits = config.plan === 'enterprise' ? { perMinute: config.perMinute, perDay: config.perDay } : PLANS[config.plan];
 
   const remember = (digest: string, caller: Caller, until: number): Caller => {
     if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
