@@ -1,5 +1,6 @@
 /**
- * Apollo Client 4 as a frontend sets it up for this service: queries and mutations over HTTP as
+ * Apollo Client 4 with the API key, as a server (a backend-for-frontend, a job) sets it up for this
+ * service; a browser sends its user's access token instead (docs/frontend.md's token setup): queries and mutations over HTTP as
  * automatic persisted queries (the hash alone, as a GET a CDN or the browser may cache, once the service
  * knows the document; its text, as a POST, the first time) with @defer read as it arrives, subscriptions over a WebSocket
  * (graphql-ws).

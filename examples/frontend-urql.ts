@@ -1,6 +1,7 @@
 /**
  * urql with graphcache (a normalized cache: a mutation's answer updates every query that shows the same
- * record), every operation over one WebSocket. docs/frontend.md shows this file;
+ * record), every operation over one WebSocket, with the API key as a server sets it up; a browser sends
+ * its user's access token instead (docs/frontend.md's token setup). docs/frontend.md shows this file;
  * test/contract/websocket-clients.test.ts runs it.
  */
 import { Client, subscriptionExchange } from '@urql/core';
