@@ -1,0 +1,186 @@
+/**
+ * The change gate (scripts/contract/): the repository passes it, and on a scratch copy of schema/ and
+ * CHANGELOG.md a breaking change fails it by name until it is declared with the deprecation that preceded
+ * it, while additive and dangerous changes pass and are listed. The real files are never touched.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runGate, type GateResult } from '../scripts/contract/check.js';
+import { report } from '../scripts/contract/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const scratches: string[] = [];
+afterAll(() => scratches.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A temporary folder with copies of schema/ (its releases included) and CHANGELOG.md. */
+function scratch() {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-'));
+  scratches.push(dir);
+  cpSync(join(ROOT, 'schema'), join(dir, 'schema'), { recursive: true });
+  cpSync(join(ROOT, 'CHANGELOG.md'), join(dir, 'CHANGELOG.md'));
+  const edit = (path: string, change: (text: string) => string) => {
+    const before = readFileSync(join(dir, path), 'utf8');
+    const after = change(before);
+    expect(after, `the edit of ${path} changed nothing`).not.toBe(before);
+    writeFileSync(join(dir, path), after);
+  };
+  const openapi = (change: (doc: any) => void) => edit('schema/openapi.json', (text) => {
+    const doc = JSON.parse(text);
+    change(doc);
+    return `${JSON.stringify(doc, null, 2)}\n`;
+  });
+  /** Entries under the Unreleased section's Breaking list. */
+  const declare = (...entries: string[]) => edit('CHANGELOG.md', (text) => text.replace('### Breaking\n', `### Breaking\n\n${entries.map((entry) => `- ${entry}`).join('\n')}\n`));
+  return { dir, edit, openapi, declare, gate: () => runGate(dir, '2026-11-29') };
+}
+
+const ids = (result: GateResult, level: string) => result.changes.filter((change) => change.level === level).map((change) => change.id);
+
+// A field of Pet, gone from the SDL.
+const withoutPetName = (sdl: string) => sdl.replace(/(type Pet implements Node \{[\s\S]*?)\n  """The animal's name\."""\n  name: String!\n/, '$1');
+
+describe('the change gate', () => {
+  it('passes on the repository: schema/ is its release', async () => {
+    const result = await runGate(ROOT);
+    expect(result.changes).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+
+  it('npm run contract:gate exits 1 naming an undeclared breaking change, 0 once it is declared', async () => {
+    const { dir, edit, declare } = scratch();
+    edit('schema/schema.graphql', withoutPetName);
+    const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/contract/gate.ts', '--root', dir], { cwd: ROOT })
+      .then(({ stdout }) => ({ code: 0, stdout }), (failure: { code: number; stdout: string }) => failure);
+    const failed = await run();
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("`FIELD_REMOVED Pet.name`: Field 'name' was removed from object type 'Pet'  [NOT DECLARED");
+    declare('`FIELD_REMOVED Pet.name`: deprecated in 1.0.0. GraphQL clients: stop selecting it.');
+    const passed = await run();
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toContain('[declared]');
+  }, 30_000);
+
+  describe('GraphQL (schema/schema.graphql)', () => {
+    it('fails on a field removed, naming it', async () => {
+      const { edit, gate } = scratch();
+      edit('schema/schema.graphql', withoutPetName);
+      const result = await gate();
+      expect(result.passed).toBe(false);
+      expect(ids(result, 'breaking')).toEqual(['FIELD_REMOVED Pet.name']);
+      expect(report(result)).toMatch(/schema\.graphql: `FIELD_REMOVED Pet\.name`: Field 'name' was removed from object type 'Pet' {2}\[NOT DECLARED: not declared under/);
+    });
+
+    it('passes once the changelog declares it with the deprecation that preceded it', async () => {
+      const { edit, declare, gate } = scratch();
+      edit('schema/schema.graphql', (sdl) => sdl.replace('  """The animal\'s order was delivered."""\n  sold\n', ''));
+      declare('`ENUM_VALUE_REMOVED PetStatus.sold`: Deprecation since 2026-01-15. GraphQL clients: stop sending `sold`.');
+      const result = await gate();
+      expect(ids(result, 'breaking')).toContain('ENUM_VALUE_REMOVED PetStatus.sold');
+      expect(result.passed).toBe(true);
+    });
+
+    it('does not count a declaration without a deprecation, or citing one never released or yet to come, and says so', async () => {
+      const { edit, declare, gate } = scratch();
+      edit('schema/schema.graphql', withoutPetName);
+      for (const [entry, why] of [
+        ['`FIELD_REMOVED Pet.name`: nobody uses it.', 'it cites no deprecation'],
+        ['`FIELD_REMOVED Pet.name`: deprecated in 0.9.0.', 'it cites 0.9.0, which has no section in CHANGELOG.md'],
+        ['`FIELD_REMOVED Pet.name`: deprecated since 2027-01-01.', 'its deprecation date 2027-01-01 is in the future'],
+      ] as const) {
+        const { edit: editLog, declare: declareOne, gate: gateOne } = scratch();
+        editLog('schema/schema.graphql', withoutPetName);
+        declareOne(entry);
+        const result = await gateOne();
+        expect(result.passed, entry).toBe(false);
+        expect(report(result), entry).toContain(`the entry naming it does not count: ${why}`);
+      }
+      declare('`FIELD_REMOVED Pet.name`: deprecated in 1.0.0.');
+      expect((await gate()).passed).toBe(true);
+    });
+
+    it('passes an additive change and lists it', async () => {
+      const { edit, gate } = scratch();
+      edit('schema/schema.graphql', (sdl) => sdl.replace('type Pet implements Node {\n', 'type Pet implements Node {\n  """A nickname."""\n  nickname: String\n\n') + '\ntype Toy {\n  id: ID!\n}\n');
+      const result = await gate();
+      expect(result.passed).toBe(true);
+      expect(ids(result, 'non-breaking')).toEqual(expect.arrayContaining(['FIELD_ADDED Pet.nickname', 'TYPE_ADDED Toy']));
+      expect(report(result)).toContain('`FIELD_ADDED Pet.nickname`');
+    });
+
+    it('passes dangerous changes (an enum value added, an argument default changed) and lists them', async () => {
+      const { edit, gate } = scratch();
+      edit('schema/schema.graphql', (sdl) => sdl
+        .replace('enum PetStatus {\n', 'enum PetStatus {\n  """Missing."""\n  lost\n\n')
+        .replace('    """The maximum number of animals returned: 1 to 100."""\n    limit: Int = 20\n', '    """The maximum number of animals returned: 1 to 100."""\n    limit: Int = 50\n'));
+      const result = await gate();
+      expect(result.passed).toBe(true);
+      expect(ids(result, 'dangerous')).toEqual(expect.arrayContaining(['ENUM_VALUE_ADDED PetStatus.lost', 'FIELD_ARGUMENT_DEFAULT_CHANGED Query.pets.limit']));
+      expect(report(result)).toMatch(/Dangerous[^\n]*:\n(.*\n)*.*`ENUM_VALUE_ADDED PetStatus\.lost`/);
+    });
+  });
+
+  describe('REST (schema/openapi.json)', () => {
+    it('fails on a path removed, a parameter made required and a response property removed, naming each', async () => {
+      const { openapi, gate } = scratch();
+      openapi((doc) => {
+        delete doc.paths['/rate_limit'];
+        doc.paths['/pets'].get.parameters.find((parameter: { name: string }) => parameter.name === 'limit').required = true;
+        delete doc.components.schemas.Order.properties.complete;
+        doc.components.schemas.Order.required = doc.components.schemas.Order.required.filter((name: string) => name !== 'complete');
+      });
+      const result = await gate();
+      expect(result.passed).toBe(false);
+      expect(ids(result, 'breaking')).toEqual(expect.arrayContaining([
+        'path.remove paths./rate_limit',
+        'parameter.required.set paths./pets.get.parameters.query.limit',
+        'response.body.scope.add paths./store/orders/{orderId}.get.responses.200.content.application/json.schema',
+      ]));
+      const text = report(result);
+      expect(text).toContain('`path.remove paths./rate_limit`: path removed  [NOT DECLARED');
+      expect(text).toContain('`parameter.required.set paths./pets.get.parameters.query.limit`: GET /pets: query parameter "limit" became required  [NOT DECLARED');
+    });
+
+    it('passes once each is declared with the deprecation that preceded it', async () => {
+      const { openapi, declare, gate } = scratch();
+      openapi((doc) => {
+        delete doc.paths['/rate_limit'];
+        doc.paths['/pets'].get.parameters = doc.paths['/pets'].get.parameters.filter((parameter: { name: string }) => parameter.name !== 'status');
+      });
+      let result = await gate();
+      expect(ids(result, 'breaking')).toEqual(['path.remove paths./rate_limit', 'parameter.remove paths./pets.get.parameters.query.status']);
+      declare(
+        '`path.remove paths./rate_limit`: deprecated in 1.0.0. REST clients: read the rate-limit headers instead.',
+        '`parameter.remove paths./pets.get.parameters.query.status`: deprecated since 2026-11-21.',
+      );
+      result = await gate();
+      expect(result.passed).toBe(true);
+    });
+
+    it('fails on an enum value a request body no longer takes (openapi-diff does not compare enums)', async () => {
+      const { openapi, gate } = scratch();
+      openapi((doc) => { doc.components.schemas.NewPet.properties.status.enum = ['available', 'pending']; });
+      const result = await gate();
+      expect(ids(result, 'breaking')).toEqual(['request.body.enum.remove paths./pets.post.requestBody.content.application/json.schema.properties.status']);
+    });
+
+    it('passes an additive change (a new optional parameter, a new path) and lists it; an enum value a response may hold is dangerous', async () => {
+      const { openapi, gate } = scratch();
+      openapi((doc) => {
+        doc.paths['/pets'].get.parameters.push({ in: 'query', name: 'sort', required: false, schema: { type: 'string' } });
+        doc.paths['/categories'] = { get: { operationId: 'listCategories', responses: { 200: { description: 'The categories.' } } } };
+        doc.components.schemas.PetStatus.enum.push('lost');
+        doc.components.schemas.Pet.properties.status.enum.push('lost');
+      });
+      const result = await gate();
+      expect(result.passed).toBe(true);
+      expect(ids(result, 'breaking')).toEqual([]);
+      expect(ids(result, 'non-breaking')).toEqual(expect.arrayContaining(['parameter.optional.add paths./pets.get.parameters.query.sort', 'path.add paths./categories']));
+      expect(ids(result, 'dangerous')).toContain('response.body.enum.add paths./pets/{petId}.get.responses.200.content.application/json.schema.properties.status');
+    });
+  });
+});
