@@ -25,7 +25,15 @@ if (!result.passed) {
   process.exit(1);
 }
 const changelog = join(root, 'CHANGELOG.md');
-writeFileSync(changelog, release(readFileSync(changelog, 'utf8'), version, date));
+let released: string;
+try {
+  released = release(readFileSync(changelog, 'utf8'), version, date);
+} catch (error) {
+  // A version released before, or no Unreleased section: nothing is written.
+  console.error(`not released: ${(error as Error).message}`);
+  process.exit(1);
+}
+writeFileSync(changelog, released);
 mkdirSync(join(root, RELEASED_DIR), { recursive: true });
 for (const { name, current } of contractDocuments(root)) {
   if (current === undefined) rmSync(join(root, RELEASED_DIR, name));
