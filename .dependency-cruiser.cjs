@@ -9,7 +9,7 @@ const LAYERS = [
   ['errors', 'config', 'log', 'clock', 'production', 'migrations', 'one-at-a-time'],
   ['domain', 'redis', 'pipeline', 'closers'],
   ['graphql', 'schema', 'limits', 'events', 'db', 'pages'],
-  ['rest', 'auth'],
+  ['rest', 'auth', 'federation'],
   // tracing wraps the steps and surfaces below it at assembly (app) and is started by main: beside ops,
   // the other observer of requests, and never imported by what it observes.
   ['idempotency', 'streams', 'documents', 'ops', 'reads', 'cache', 'webhooks', 'tracing', 'websocket', 'admin'],

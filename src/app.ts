@@ -140,7 +140,8 @@ async function assemble(
       await live.outbox.poll();
       await webhooks.dispatcher.settle();
     },
-    reloadDocuments: () => surfaces.graphql.reloadDocuments(),
+    // Both surfaces hold the manifest; each keeps its last good one when the file is bad.
+    reloadDocuments: () => [surfaces.graphql, surfaces.subgraph].map((surface) => surface.reloadDocuments()).every(Boolean),
     leave() {
       leaving = true;
     },

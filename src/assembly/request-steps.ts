@@ -18,7 +18,6 @@ import { usePublicEndpoints } from '../pipeline/use-public-endpoints.js';
 import { useRejection, useRequestChecks } from '../pipeline/use-request-checks.js';
 import { useRouting } from '../pipeline/use-routing.js';
 import { useSecurityHeaders } from '../pipeline/use-security-headers.js';
-import { combinedUse } from '../schema/requirements.js';
 import { useReadYourWrites } from '../reads/use-read-your-writes.js';
 import { REST_BASE } from '../rest/routes.js';
 import { useStreams } from '../streams/use-streams.js';
@@ -50,7 +49,7 @@ export interface StepParts {
 export function requestSteps({
   config, stores, shared, surfaces, webhooks, metrics, authenticate, deprecatedCalls, draining, tracing, responseCache, extra,
 }: StepParts): Step[] {
-  const { rest, graphql, uses, router } = surfaces;
+  const { rest, graphql, subgraph, operationUse, router } = surfaces;
   // With traces on, the steps that wait (on the key table, Redis, the idempotency records) get a span each.
   const traced = tracing ? tracing.step : (step: Step) => step;
   return [
@@ -65,14 +64,14 @@ export function requestSteps({
     // Checked before they are counted, answered after (useRejection): a bad request costs a point too.
     useRequestChecks({ when: hasKey, documentation: `${REST_BASE}/openapi.json` }),
     graphql.operationStep,
+    subgraph.operationStep,
     // A conditional read's points wait for its answer: a 304 costs none.
     traced(useRateLimit(shared.limits, config.rateLimits, shared.writes?.key, isConditionalRead), 'limits'),
     usePublicEndpoints('page'),
     useRequireKey((reason) => metrics.authFailures.inc({ reason })),
     ...(shared.writes ? [useReadYourWrites(shared.writes, stores.replicas && { sql: stores.statements, replicas: stores.replicas }, CACHE_FRESH_MS + 100)] : []),
     useRejection(),
-    useScopes(({ endpoint, graphql: call }) =>
-      rest.useOf(endpoint) ?? (call && combinedUse(call.operations.map(({ document, params }) => uses.ofOperation(document, params.operationName))))),
+    useScopes((serverContext) => rest.useOf(serverContext.endpoint) ?? operationUse(serverContext)),
     useDeprecations(deprecatedCalls, metrics.deprecatedCalls),
     // Once the request may run: a document sent with its hash is kept for the hash alone next time.
     // Not a traced step: most requests register nothing, and its Redis calls have spans of their own.

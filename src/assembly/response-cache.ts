@@ -76,10 +76,11 @@ export function responseCacheStep(
     const [operation] = call.operations;
     if (call.batch || !operation || operation.kind !== OperationTypeNode.QUERY) return undefined;
     const { params, document } = operation;
-    if (!surfaces.uses.ofOperation(document, params.operationName).cacheable) return undefined;
+    if (!surfaces.operationUse(serverContext)?.cacheable) return undefined;
     // Its warnings are the request's (a deprecated field, a document not registered): an answer is kept with them.
     const warned = serverContext.warnings?.length ? JSON.stringify(serverContext.warnings) : '';
-    return `G ${params.operationName ?? ''} ${JSON.stringify(params.variables ?? null)} ${warned} ${params.query}`;
+    // The path tells /graphql from the subgraph: a document both take may not be answered alike by both.
+    return `G ${serverContext.pathname} ${params.operationName ?? ''} ${JSON.stringify(params.variables ?? null)} ${warned} ${params.query}`;
   };
   return useResponseCache({
     cache,

@@ -102,8 +102,10 @@ const yogaLogger: YogaLogger = {
 };
 
 export interface GraphQLSurface {
-  /** /graphql, GET (and so HEAD) and POST, answering its refusals in the GraphQL error shape. */
+  /** Its path (/graphql), GET (and so HEAD) and POST, answering its refusals in the GraphQL error shape. */
   readonly routes: SurfaceRoutes;
+  /** The endpoints of its path: which surface a request's operation is for. */
+  readonly endpoints: ReadonlySet<Endpoint>;
   /** Parses, limits and costs an operation before it is counted: runs right after the request checks. */
   readonly operationStep: Step;
   /** Reads the trusted documents' manifest again (SIGHUP); false when there is none or it is bad (the last is kept). */
@@ -130,6 +132,7 @@ export interface GraphQLObservers {
 }
 
 /**
+ * Served at `path`: /graphql, or a schema of its own beside it (the federation subgraph's) under the same steps.
  * Yoga's server without the server adapter createYoga wraps it in: the path is already routed, the
  * request already counted and checked, so the adapter's plugin chain (its own routing by URLPattern,
  * health check, context copy) would only repeat work. Yoga's handler parses, executes and renders,
@@ -138,6 +141,7 @@ export interface GraphQLObservers {
 export function createGraphQL(
   schema: GraphQLSchema, context: (serverContext: ServerContext) => object, limits: OperationLimits, documents: DocumentOptions,
   { executed = () => () => undefined, plugins = [], direct: observeDirect, observeChecks = (check) => check }: GraphQLObservers = {},
+  path = GRAPHQL_PATH,
 ): GraphQLSurface {
   // A bad manifest stops startup here: a service that cannot run its clients' documents should not start.
   const manifest = loadManifest(documents.manifestFile, (text) => prepareDocument(text, limits, schema));
@@ -145,7 +149,7 @@ export function createGraphQL(
   const jit = createJitExecutor(limits.maxNodes);
   const yoga = new YogaServer<ServerContext, object>({
     schema,
-    graphqlEndpoint: GRAPHQL_PATH,
+    graphqlEndpoint: path,
     // Served by the public endpoints, ahead of authentication; see app.ts.
     graphiql: false,
     landingPage: false,
@@ -173,10 +177,12 @@ export function createGraphQL(
     handle: (request, serverContext) => handle(request.method === 'HEAD' ? asGet(request, yoga.fetchAPI.Request) : request, serverContext),
   };
   const post: Endpoint = { body: ['application/json'], handle };
+  const endpoints = new Set([get, post]);
   return {
-    routes: { prefix: GRAPHQL_PATH, surface: graphqlErrors, paths: { [GRAPHQL_PATH]: { GET: get, POST: post } } },
+    routes: { prefix: path, surface: graphqlErrors, paths: { [path]: { GET: get, POST: post } } },
+    endpoints,
     operationStep: useGraphQLOperation(
-      new Set([get, post]),
+      endpoints,
       callChecker(limits, documentResolver(manifest, documents.registered), observeChecks(createOperationChecker(limits, schema))),
       documents.modeOf,
     ),

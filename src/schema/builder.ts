@@ -1,4 +1,6 @@
 import SchemaBuilder from '@pothos/core';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import type { Cursors } from '../domain/cursor.js';
 import type { ChangeEvents, EventFeed, EventType } from '../domain/events.js';
 import type { Quota } from '../domain/quota.js';
@@ -59,7 +61,9 @@ export interface Context {
   readonly stream?: StreamPlace;
 }
 
-export const builder = new SchemaBuilder<Types>({ defaultFieldNullability: false });
+// Federation's plugin (and the directives plugin it prints @key with) adds nothing to a schema built with
+// toSchema: only the subgraph's schema (federation/subgraph-schema.ts) carries its entities and directives.
+export const builder = new SchemaBuilder<Types>({ plugins: [DirectivesPlugin, FederationPlugin], defaultFieldNullability: false });
 
 export interface Types {
   Context: Context;

@@ -34,11 +34,15 @@ const FETCHES: Record<NodeType, NodeFetch> = {
 async function fetchNode(context: Context, text: string, argument: string, field: string) {
   const { type, id } = parseGlobalId(text, argument);
   const { scope, load } = FETCHES[type];
-  if (context.scopes && !context.scopes.has(scope)) {
-    const has = context.scopes.size > 0 ? [...context.scopes].join(', ') : 'none';
-    throw appError('FORBIDDEN', `This key may not read ${type} records through Query.${field}: it needs the ${scope} scope (it has ${has})`);
-  }
+  checkReadScope(context, type, scope, field);
   return typedNode(await load(context, id), type);
+}
+
+/** A restricted key without `scope` is refused `type`'s records through Query.`field` (node, nodes, _entities), FORBIDDEN. */
+export function checkReadScope(context: Context, type: string, scope: Scope, field: string): void {
+  if (!context.scopes || context.scopes.has(scope)) return;
+  const has = context.scopes.size > 0 ? [...context.scopes].join(', ') : 'none';
+  throw appError('FORBIDDEN', `This key may not read ${type} records through Query.${field}: it needs the ${scope} scope (it has ${has})`);
 }
 
 const RULES = `Each record is read as its own field reads it: the scope it needs (${NODE_TYPES.map((t) => `${t} ${FETCHES[t].scope}`).join(', ')}; `
