@@ -59,6 +59,19 @@ describe('the federation subgraph at /graphql/subgraph', () => {
     ] } });
   });
 
+  it('answers a router\'s repeated _entities call from the response cache, apart from /graphql\'s entries, and drops it when the record changes', async () => {
+    const pet = await newPetOn(api, 'Cached');
+    const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { id name } } }`;
+    const variables = { r: [{ __typename: 'Pet', id: pet.id }] };
+    await subgraph(query, variables);
+    const hit = await subgraph(query, variables);
+    expect(hit.headers.get('cache-status')).toBe('animal-store; hit');
+    expect(hit.body).toEqual({ data: { _entities: [{ id: pet.id, name: 'Cached' }] } });
+    expect((await api.patch(`/v1/pets/${pet.id}`, { name: 'Renamed' })).status).toBe(200);
+    const after = await subgraph(query, variables);
+    expect(after.body).toEqual({ data: { _entities: [{ id: pet.id, name: 'Renamed' }] } });
+  });
+
   it('answers a bad representation null with BAD_REQUEST at its place, the others beside it', async () => {
     const pet = await newPetOn(api);
     const bad = [
