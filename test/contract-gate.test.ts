@@ -41,8 +41,10 @@ function scratch() {
 
 const ids = (result: GateResult, level: string) => result.changes.filter((change) => change.level === level).map((change) => change.id);
 
-// A field of Pet, gone from the SDL.
+// A field of Pet, gone from the SDL: never deprecated.
 const withoutPetName = (sdl: string) => sdl.replace(/(type Pet implements Node \{[\s\S]*?)\n  """The animal's name\."""\n  name: String!\n/, '$1');
+// Query.pet, gone: deprecated since 2026-11-21 in the release (getPet's field).
+const withoutQueryPet = (sdl: string) => sdl.replace(/\n  """Fetch one animal by its identifier\."""\n  pet\([\s\S]*?\): Pet @deprecated\([^)]*\)\n/, '\n');
 
 describe('the change gate', () => {
   it('passes on the repository: every change since the release is additive or declared', async () => {
@@ -53,13 +55,13 @@ describe('the change gate', () => {
 
   it('npm run contract:gate exits 1 naming an undeclared breaking change, 0 once it is declared', async () => {
     const { dir, edit, declare } = scratch();
-    edit('schema/schema.graphql', withoutPetName);
+    edit('schema/schema.graphql', withoutQueryPet);
     const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/contract/gate.ts', '--root', dir], { cwd: ROOT })
       .then(({ stdout }) => ({ code: 0, stdout }), (failure: { code: number; stdout: string }) => failure);
     const failed = await run();
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain("`FIELD_REMOVED Pet.name`: Field 'name' was removed from object type 'Pet'  [NOT DECLARED");
-    declare('`FIELD_REMOVED Pet.name`: deprecated in 1.0.0. GraphQL clients: stop selecting it.');
+    expect(failed.stdout).toContain("`FIELD_REMOVED Query.pet`: Field 'pet' (deprecated) was removed from object type 'Query'  [NOT DECLARED");
+    declare('`FIELD_REMOVED Query.pet`: deprecated since 2026-11-21. GraphQL clients: use `pets`.');
     const passed = await run();
     expect(passed.code).toBe(0);
     expect(passed.stdout).toContain('[declared]');
@@ -72,34 +74,46 @@ describe('the change gate', () => {
       const result = await gate();
       expect(result.passed).toBe(false);
       expect(ids(result, 'breaking')).toEqual(['FIELD_REMOVED Pet.name']);
-      expect(report(result)).toMatch(/schema\.graphql: `FIELD_REMOVED Pet\.name`: Field 'name' was removed from object type 'Pet' {2}\[NOT DECLARED: not declared under/);
+      expect(report(result)).toMatch(/schema\.graphql: `FIELD_REMOVED Pet\.name`: Field 'name' was removed from object type 'Pet' {2}\[NOT DECLARED: Pet\.name was not deprecated in the release/);
     });
 
     it('passes once the changelog declares it with the deprecation that preceded it', async () => {
       const { edit, declare, gate } = scratch();
-      edit('schema/schema.graphql', (sdl) => sdl.replace('  """The animal\'s order was delivered."""\n  sold\n', ''));
-      declare('`ENUM_VALUE_REMOVED PetStatus.sold`: Deprecation since 2026-01-15. GraphQL clients: stop sending `sold`.');
+      edit('schema/schema.graphql', withoutQueryPet);
+      declare('`FIELD_REMOVED Query.pet`: Deprecation since 2026-11-21. GraphQL clients: use `pets`.');
       const result = await gate();
-      expect(ids(result, 'breaking')).toContain('ENUM_VALUE_REMOVED PetStatus.sold');
+      expect(ids(result, 'breaking')).toEqual(['FIELD_REMOVED Query.pet']);
       expect(result.passed).toBe(true);
+    });
+
+    it('refuses the removal of what the release did not deprecate, however it is declared', async () => {
+      for (const [name, change] of [['FIELD_REMOVED Pet.name', withoutPetName],
+        ['ENUM_VALUE_REMOVED PetStatus.sold', (sdl: string) => sdl.replace('  """The animal\'s order was delivered."""\n  sold\n', '')]] as const) {
+        const { edit, declare, gate } = scratch();
+        edit('schema/schema.graphql', change);
+        declare(`\`${name}\`: deprecated in 1.0.0.`);
+        const result = await gate();
+        expect(result.passed, name).toBe(false);
+        expect(report(result), name).toContain(`${name.split(' ')[1]} was not deprecated in the release: deprecate it (@deprecated) in a release before removing it`);
+      }
     });
 
     it('does not count a declaration without a deprecation, or citing one never released or yet to come, and says so', async () => {
       const { edit, declare, gate } = scratch();
-      edit('schema/schema.graphql', withoutPetName);
+      edit('schema/schema.graphql', withoutQueryPet);
       for (const [entry, why] of [
-        ['`FIELD_REMOVED Pet.name`: nobody uses it.', 'it cites no deprecation'],
-        ['`FIELD_REMOVED Pet.name`: deprecated in 0.9.0.', 'it cites 0.9.0, which has no section in CHANGELOG.md'],
-        ['`FIELD_REMOVED Pet.name`: deprecated since 2027-01-01.', 'its deprecation date 2027-01-01 is in the future'],
+        ['`FIELD_REMOVED Query.pet`: nobody uses it.', 'it cites no deprecation'],
+        ['`FIELD_REMOVED Query.pet`: deprecated in 0.9.0.', 'it cites 0.9.0, which has no section in CHANGELOG.md'],
+        ['`FIELD_REMOVED Query.pet`: deprecated since 2027-01-01.', 'its deprecation date 2027-01-01 is in the future'],
       ] as const) {
         const { edit: editLog, declare: declareOne, gate: gateOne } = scratch();
-        editLog('schema/schema.graphql', withoutPetName);
+        editLog('schema/schema.graphql', withoutQueryPet);
         declareOne(entry);
         const result = await gateOne();
         expect(result.passed, entry).toBe(false);
         expect(report(result), entry).toContain(`the entry naming it does not count: ${why}`);
       }
-      declare('`FIELD_REMOVED Pet.name`: deprecated in 1.0.0.');
+      declare('`FIELD_REMOVED Query.pet`: deprecated in 1.0.0.');
       expect((await gate()).passed).toBe(true);
     });
 
@@ -147,18 +161,29 @@ describe('the change gate', () => {
 
     it('passes once each is declared with the deprecation that preceded it', async () => {
       const { openapi, declare, gate } = scratch();
+      openapi((doc) => { delete doc.paths['/pets/{petId}'].get; });
+      let result = await gate();
+      expect(ids(result, 'breaking')).toEqual(['path.remove paths./pets/{petId}']);
+      declare('`path.remove paths./pets/{petId}`: deprecated since 2026-11-21. REST clients: use `GET /v1/pets`.');
+      result = await gate();
+      expect(result.passed).toBe(true);
+    });
+
+    it('refuses the removal of an operation or parameter the release did not deprecate, however it is declared', async () => {
+      const { openapi, declare, gate } = scratch();
       openapi((doc) => {
         delete doc.paths['/rate_limit'];
         doc.paths['/pets'].get.parameters = doc.paths['/pets'].get.parameters.filter((parameter: { name: string }) => parameter.name !== 'status');
       });
-      let result = await gate();
-      expect(ids(result, 'breaking')).toEqual(['path.remove paths./rate_limit', 'parameter.remove paths./pets.get.parameters.query.status']);
       declare(
-        '`path.remove paths./rate_limit`: deprecated in 1.0.0. REST clients: read the rate-limit headers instead.',
+        '`path.remove paths./rate_limit`: deprecated in 1.0.0.',
         '`parameter.remove paths./pets.get.parameters.query.status`: deprecated since 2026-11-21.',
       );
-      result = await gate();
-      expect(result.passed).toBe(true);
+      const result = await gate();
+      expect(result.passed).toBe(false);
+      const text = report(result);
+      expect(text).toContain('GET /rate_limit was not deprecated in the release: deprecate it (`deprecated: true`) in a release before removing it');
+      expect(text).toContain('GET /pets: query parameter "status" was not deprecated in the release');
     });
 
     it('fails on an enum value a request body no longer takes (openapi-diff does not compare enums)', async () => {

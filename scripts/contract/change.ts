@@ -13,4 +13,6 @@ export interface ContractChange {
   readonly id: string;
   /** The change in a sentence, for the person reading the gate's output. */
   readonly message: string;
+  /** A removal of what the release did not deprecate: why no changelog entry can declare it. */
+  readonly undeprecated?: string;
 }

@@ -34,6 +34,7 @@ async function changesOf(document: ContractDocument): Promise<ContractChange[]> 
 }
 
 function verdict(change: ContractChange, entries: readonly Entry[]): Verdict {
+  if (change.undeprecated) return { change, refused: change.undeprecated };
   const naming = entries.filter((entry) => entry.names.includes(change.id));
   const declaredBy = naming.find((entry) => entry.deprecation.ok);
   if (declaredBy) return { change, declaredBy };

@@ -2,6 +2,7 @@
 import { CriticalityLevel, diff } from '@graphql-inspector/core';
 import { buildSchema } from 'graphql';
 import type { ContractChange, Level } from './change.js';
+import { graphqlRemoval } from './deprecated-first.js';
 
 const LEVELS: Record<CriticalityLevel, Level> = {
   [CriticalityLevel.Breaking]: 'breaking',
@@ -13,11 +14,16 @@ const LEVELS: Record<CriticalityLevel, Level> = {
 const build = (sdl: string) => buildSchema(sdl, { assumeValidSDL: true });
 
 export async function graphqlChanges(document: string, released: string, current: string): Promise<ContractChange[]> {
-  const changes = await diff(build(released), build(current));
-  return changes.map((change) => ({
-    document,
-    level: LEVELS[change.criticality.level],
-    id: change.path ? `${change.type} ${change.path}` : change.type,
-    message: change.message,
-  }));
+  const before = build(released);
+  const changes = await diff(before, build(current));
+  return changes.map((change) => {
+    const undeprecated = change.criticality.level === CriticalityLevel.Breaking ? graphqlRemoval(before, change.type, change.path) : undefined;
+    return {
+      document,
+      level: LEVELS[change.criticality.level],
+      id: change.path ? `${change.type} ${change.path}` : change.type,
+      message: change.message,
+      ...(undeprecated ? { undeprecated } : {}),
+    };
+  });
 }

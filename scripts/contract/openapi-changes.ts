@@ -10,7 +10,8 @@ import type { ContractChange, Level } from './change.js';
 import { dereference, type Json } from './openapi-dereference.js';
 import { enumChanges } from './openapi-enums.js';
 import { differingOperations } from './openapi-narrow.js';
-import { isObject, operationsOf } from './openapi-operations.js';
+import { operationRemoval } from './deprecated-first.js';
+import { isObject, operationsOf, type Operation } from './openapi-operations.js';
 import { parameterChanges } from './openapi-parameters.js';
 
 type Difference = openapiDiff.DiffResult<openapiDiff.DiffResultType>;
@@ -44,12 +45,16 @@ const WORDS: Record<openapiDiff.DiffResultCode, string> = {
 const locationOf = (difference: Difference) =>
   (difference.sourceSpecEntityDetails[0] ?? difference.destinationSpecEntityDetails[0])?.location ?? '';
 
-const toChange = (document: string, difference: Difference): ContractChange => ({
-  document,
-  level: LEVELS[difference.type],
-  id: `${difference.code} ${locationOf(difference)}`,
-  message: WORDS[difference.code] ?? difference.code,
-});
+const toChange = (document: string, difference: Difference, released: Map<string, Operation>, current: Map<string, Operation>): ContractChange => {
+  const undeprecated = operationRemoval(released, current, difference.code, locationOf(difference));
+  return {
+    document,
+    level: LEVELS[difference.type],
+    id: `${difference.code} ${locationOf(difference)}`,
+    message: WORDS[difference.code] ?? difference.code,
+    ...(undeprecated ? { undeprecated } : {}),
+  };
+};
 
 export async function openapiChanges(document: string, releasedText: string, currentText: string): Promise<ContractChange[]> {
   const released = JSON.parse(releasedText) as Json;
@@ -66,7 +71,7 @@ export async function openapiChanges(document: string, releasedText: string, cur
     ...(outcome.breakingDifferencesFound ? outcome.breakingDifferences : []), ...outcome.unclassifiedDifferences, ...outcome.nonBreakingDifferences,
   ];
   return [
-    ...differences.map((difference) => toChange(document, difference)),
+    ...differences.map((difference) => toChange(document, difference, releasedOperations, currentOperations)),
     ...parameterChanges(document, releasedOperations, currentOperations),
     ...enumChanges(document, releasedOperations, currentOperations),
   ];

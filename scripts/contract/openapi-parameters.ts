@@ -5,6 +5,7 @@
  * case; a path parameter by its place in the template, since its name is no part of the URL).
  */
 import type { ContractChange, Level } from './change.js';
+import { parameterRemoval } from './deprecated-first.js';
 import type { Json } from './openapi-dereference.js';
 import { isObject, type JsonObject, type Operation } from './openapi-operations.js';
 
@@ -57,14 +58,16 @@ export function parameterChanges(document: string, released: Map<string, Operati
     if (!after) continue; // a removed operation is openapi-diff's method.remove or path.remove
     const was = byKey(before);
     const now = byKey(after);
-    const add = (level: Level, code: string, parameter: JsonObject, message: string) => changes.push({
+    const add = (level: Level, code: string, parameter: JsonObject, message: string, undeprecated?: string) => changes.push({
       document, level, id: `${code} paths.${after.path}.${after.method}.parameters.${String(parameter.in)}.${String(parameter.name)}`,
       message: `${after.method.toUpperCase()} ${after.path}: ${parameter.in} parameter "${String(parameter.name)}" ${message}`,
+      ...(undeprecated ? { undeprecated } : {}),
     });
     for (const [name, old] of was) {
       const parameter = now.get(name);
       if (!parameter) {
-        add('breaking', 'parameter.remove', old, 'was removed (or renamed): clients that send it lose what it did');
+        add('breaking', 'parameter.remove', old, 'was removed (or renamed): clients that send it lose what it did',
+          parameterRemoval(old, `${before.method.toUpperCase()} ${before.path}: ${String(old.in)} parameter "${String(old.name)}"`));
         continue;
       }
       if (!required(old) && required(parameter)) add('breaking', 'parameter.required.set', parameter, 'became required');
