@@ -1,8 +1,8 @@
 import { settingsNeeding, settingsReader } from '../settings/declarations.js';
+import { isTrustedKeySource } from '../settings/read.js';
 import type { TokenConfig } from './types.js';
 
 const MAX_ISSUERS = 8;
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
  * Access tokens, when JWT_ISSUERS names providers; their other settings are refused without it. An issuer
@@ -26,8 +26,7 @@ export function tokenConfig(env: NodeJS.ProcessEnv, problems: string[]): TokenCo
       problems.push(`JWT_ISSUERS: "${issuer}" is not a URL`);
       continue;
     }
-    // Keys fetched over plain HTTP could be swapped on the way, and with them every token's signature.
-    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname))) {
+    if (!isTrustedKeySource(parsed)) {
       problems.push(`JWT_ISSUERS: "${issuer}" must use https:// (http:// only on loopback, for a provider on this machine)`);
     }
     if (parsed.search || parsed.hash || parsed.username || parsed.password) {

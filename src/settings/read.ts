@@ -133,3 +133,12 @@ export function oneOf<T extends string>(
   problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return fallback;
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Where keys that sign credentials may come from: https, or plain http to this machine (a provider beside
+ * the service, a test's). Over plain http elsewhere they could be swapped on the way, and with them every signature.
+ */
+export const isTrustedKeySource = (url: URL): boolean =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));

@@ -1,10 +1,9 @@
 import type { JSONWebKeySet } from 'jose';
+import { isTrustedKeySource } from '../../settings/read.js';
 
 /** The longest a provider's metadata or keys may take to arrive, and the most they may weigh. */
 const FETCH_TIMEOUT_MS = 5_000;
 const MAX_DOCUMENT_BYTES = 512 * 1024;
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
@@ -35,8 +34,7 @@ function metadataUrls(issuer: string): string[] {
 /** Keys are only ever taken from where the issuer's own metadata says, over https (loopback aside). */
 function checkedJwksUri(issuer: string, value: unknown): string {
   if (typeof value !== 'string') throw new Error(`${issuer}'s metadata names no jwks_uri`);
-  const url = new URL(value);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+  if (!isTrustedKeySource(new URL(value))) {
     throw new Error(`${issuer}'s jwks_uri must use https://`);
   }
   return value;
