@@ -76,6 +76,8 @@ describe('the issuer\'s keys', () => {
     expect(waiting.headers.get('retry-after')).toBe('5');
     expect(await waiting.json()).toEqual({ code: 'UNAVAILABLE', message: expect.stringMatching(/keys cannot be fetched/), status: 503 });
     await issuer.up();
+    // The fetch is retried every 5 s in the background (a token's request does not fetch again meanwhile).
+    await sleep(5_500);
     expect((await read(api, token)).status).toBe(200);
-  });
+  }, 20_000);
 });

@@ -14,6 +14,8 @@ let base: string;
 let sign: (issuer: string) => Promise<string>;
 /** What each issuer path's metadata says, set by each test. */
 const metadata = new Map<string, Record<string, unknown>>();
+/** Issuer paths that answer 503 to everything (up, but failing), and how often each was asked. */
+const failing = new Map<string, number>();
 let jwks: unknown;
 
 beforeAll(async () => {
@@ -23,6 +25,12 @@ beforeAll(async () => {
     .setIssuer(issuer).setAudience(AUDIENCE).setSubject('someone').setIssuedAt().setExpirationTime('10m').sign(privateKey);
   provider = createServer((req, res) => {
     const url = req.url ?? '';
+    for (const [path, asked] of failing) {
+      if (url.includes(path)) {
+        failing.set(path, asked + 1);
+        return void res.writeHead(503).end();
+      }
+    }
     const rfc8414 = url.startsWith('/.well-known/oauth-authorization-server') ? url.slice('/.well-known/oauth-authorization-server'.length) : undefined;
     const document = rfc8414 !== undefined ? metadata.get(rfc8414) : undefined;
     if (document) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
@@ -64,6 +72,20 @@ describe('an issuer\'s metadata', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
       expect(await res.json()).toEqual({ code: 'UNAVAILABLE', message: expect.any(String), status: 503 });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('failing, costs it no fetch per token: sequential tokens get 503 at once, the provider asked only by the retry', async () => {
+    const issuer = `${base}/tenant-down`;
+    failing.set('/tenant-down', 0);
+    const api = await serviceFor(issuer);
+    try {
+      const token = await sign(issuer);
+      for (let i = 0; i < 30; i += 1) expect((await read(api, token)).status).toBe(503);
+      // One attempt at startup: its two well-known places (OpenID discovery, then RFC 8414's).
+      expect(failing.get('/tenant-down')).toBeLessThanOrEqual(2);
     } finally {
       await api.close();
     }

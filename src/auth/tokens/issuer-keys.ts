@@ -60,8 +60,10 @@ export function issuerKeys(issuer: string, refreshMs: number, maxStaleMs: number
     async key(header, token) {
       let set = usable();
       if (!set) {
-        // Nothing to verify with yet (startup, or a long outage): the token waits for the fetch under way.
-        await refresh();
+        // Nothing to verify with yet (startup, or a long outage): the token waits for the fetch under way, or
+        // starts one; not while the last failed a moment ago (its retry is scheduled), or every token sent
+        // to a service whose provider is down would be a fetch at the provider.
+        if (pending || !lastFailed || now() - lastAttempt >= REFETCH_COOLDOWN_MS) await refresh();
         set = usable();
         if (!set) throw new KeysUnavailable(issuer);
       }
