@@ -1,5 +1,6 @@
 import { generateKeyPair, exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { globalId } from '../../src/domain/global-ids.js';
 import { seriesValue } from '../support/metrics.js';
 import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 import { rateLimited } from '../support/rate-limited.js';
@@ -147,6 +148,12 @@ describe('who the caller is', () => {
     expect((await (await get('/v1/webhooks', stranger)).json()).data ?? []).toEqual([]);
     const { key } = await api.newKey('free');
     expect((await get(`/v1/webhooks/${id}`, key)).status).toBe(404);
+    // Through GraphQL's node, by GET twice (what the response cache would keep), then by the other subject of equal scopes.
+    const query = `{ node(id: "${globalId('WebhookEndpoint', id)}") { nodeId } }`;
+    const read = (token: string) => get(`/graphql?query=${encodeURIComponent(query)}`, token).then((res) => res.json());
+    await read(owner);
+    expect((await read(owner)).data.node).toEqual({ nodeId: globalId('WebhookEndpoint', id) });
+    expect((await read(stranger)).data.node).toBeNull();
   });
 
   it('idempotency records are per subject', async () => {

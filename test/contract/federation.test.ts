@@ -72,6 +72,21 @@ describe('the federation subgraph at /graphql/subgraph', () => {
     expect(after.body).toEqual({ data: { _entities: [{ id: pet.id, name: 'Renamed' }] } });
   });
 
+  it('never hands one caller\'s kept _entities answer to another of other scopes: an order kept for a full key stays FORBIDDEN to a pets:read key', async () => {
+    const order = await placedOrderOn(api);
+    const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Order { id petId } } }';
+    const variables = { r: [{ __typename: 'Order', id: order.id }] };
+    const { auth: full } = await api.newKey('enterprise', { perMinute: 100_000, perDay: 1_000_000 });
+    const { auth: reader } = await api.newKey('enterprise', { perMinute: 100_000, perDay: 1_000_000 }, 'pets:read');
+    await subgraph(query, variables, full);
+    const kept = await subgraph(query, variables, full);
+    expect(kept.headers.get('cache-status')).toBe('animal-store; hit');
+    expect(kept.body).toEqual({ data: { _entities: [{ id: order.id, petId: order.petId }] } });
+    const refused = await subgraph(query, variables, reader);
+    expect(refused.body.data).toEqual({ _entities: [null] });
+    expect(refused.body.errors).toEqual([error('FORBIDDEN', 403, ['_entities', 0])]);
+  });
+
   it('answers a bad representation null with BAD_REQUEST at its place, the others beside it', async () => {
     const pet = await newPetOn(api);
     const bad = [
